@@ -1,0 +1,3 @@
+from .base import *  # noqa: F403
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)  # noqa: F405

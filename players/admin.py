@@ -1,0 +1,16 @@
+from django.contrib import admin
+
+from .models import Player, Team
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "user", "created_at"]
+    search_fields = ["name"]
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "player_a", "player_b", "created_at"]
+    search_fields = ["name", "player_a__name", "player_b__name"]
+    autocomplete_fields = ["player_a", "player_b"]

@@ -1,0 +1,42 @@
+"""People at the tables and the teams they form."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=80)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(Lower("name"), name="player_name_unique_ci")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    """Two partners, sitting opposite each other."""
+
+    name = models.CharField(max_length=80)
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(player_a=models.F("player_b")), name="team_two_players"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        return (self.player_a, self.player_b)

@@ -1,0 +1,19 @@
+"""The rule sets, registered in one place: adding a game adds one line here."""
+
+from __future__ import annotations
+
+from ..errors import ScoringError
+from .base import Progress, RuleSet
+from .mpourloto import Mpourloto
+
+RULESETS: dict[str, RuleSet] = {rules.key: rules for rules in (Mpourloto(),)}
+
+
+def get_ruleset(key: str) -> RuleSet:
+    try:
+        return RULESETS[key]
+    except KeyError:
+        raise ScoringError(f"unknown rule set {key!r}; known: {', '.join(RULESETS)}", field="ruleset") from None
+
+
+__all__ = ["RULESETS", "Progress", "RuleSet", "get_ruleset"]

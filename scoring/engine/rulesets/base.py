@@ -1,0 +1,113 @@
+"""What every rule set provides, and the parts most of them share."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..errors import ScoringError
+from ..types import Deal, DealScore, Status
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a match stands between deals."""
+
+    totals: tuple[int, int] = (0, 0)
+    held: int = 0
+    status: Status = Status.IN_PROGRESS
+    winner: int | None = None
+    tie_break_deals: int = 0  # deals played since the tie-break began
+
+
+class RuleSet:
+    """A game's rules: its options, its deal check, its score and its end.
+
+    A new game is one module with a subclass, registered in
+    ``rulesets/__init__.py``. Subclasses are stateless; the options travel
+    as a frozen dataclass (``Options``) made by ``options()``.
+    """
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    Options: ClassVar[type]
+    deck_total: ClassVar[int] = 152  # card points without the last trick
+
+    # Options -----------------------------------------------------------------
+
+    def options(self, raw: Mapping[str, Any] | None = None) -> Any:
+        """The options dataclass from a mapping; unknown or ill-typed ones are refused."""
+        raw = dict(raw or {})
+        fields = {f.name: f for f in dataclasses.fields(self.Options)}
+        unknown = sorted(set(raw) - set(fields))
+        if unknown:
+            raise ScoringError(
+                f"{self.name} has no option {unknown[0]!r}; its options are {', '.join(fields)}",
+                field=f"options.{unknown[0]}",
+            )
+        for name, value in raw.items():
+            default = fields[name].default
+            if isinstance(default, bool):
+                if not isinstance(value, bool):
+                    raise ScoringError("must be true or false", field=f"options.{name}")
+            elif isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ScoringError("must be a whole number", field=f"options.{name}")
+        opts = self.Options(**raw)
+        self.check_options(opts)
+        return opts
+
+    def check_options(self, opts: Any) -> None:
+        if opts.target < 1:
+            raise ScoringError("the target must be a positive number of points", field="options.target")
+
+    # Deals -------------------------------------------------------------------
+
+    def check_deal(self, deal: Deal, opts: Any) -> None:
+        """Refuse a deal that cannot have happened under these rules."""
+        raise NotImplementedError
+
+    def score_deal(self, deal: Deal, opts: Any, held: int = 0) -> DealScore:
+        """Score a checked deal; ``held`` is what hangs from earlier deals."""
+        raise NotImplementedError
+
+    def next_dealer(self, dealer: int, deal: Deal) -> int:
+        """The deal passes to the next seat in playing order, thrown-in deals included."""
+        return (dealer + 1) % 4
+
+    def leader(self, dealer: int) -> int:
+        """Who leads the first trick: the next seat after the dealer."""
+        return (dealer + 1) % 4
+
+    # The end of the match ----------------------------------------------------
+
+    def settle(self, progress: Progress, deal: Deal, score: DealScore, opts: Any) -> Progress:
+        """After a deal: won, or equal over the target (play on deal by deal)."""
+        a, b = progress.totals
+        if max(a, b) >= opts.target and a != b:
+            return dataclasses.replace(progress, status=Status.FINISHED, winner=0 if a > b else 1)
+        return progress
+
+    # Shared checks -----------------------------------------------------------
+
+    def check_card_points(self, deal: Deal, total: int) -> None:
+        """Card points of both teams add up to the deck; a capot team has them all."""
+        a, b = deal.card_points or (0, 0)
+        for team, points in enumerate((a, b)):
+            if not 0 <= points <= total:
+                raise ScoringError(f"card points must lie between 0 and {total}", field=f"card_points[{team}]")
+        if a + b != total:
+            raise ScoringError(
+                f"the two teams' card points must add up to {total} (they add up to {a} + {b} = {a + b})",
+                field="card_points",
+            )
+        if deal.capot is not None:
+            if deal.card_points[deal.capot] != total:
+                raise ScoringError(
+                    f"a team that took every trick has all {total} card points", field="card_points"
+                )
+            if deal.last_trick is not None and deal.last_trick != deal.capot:
+                raise ScoringError("the team that took every trick also took the last one", field="last_trick")
+        elif deal.last_trick is None:
+            raise ScoringError("missing: the team that won the last trick", field="last_trick")

@@ -1,0 +1,259 @@
+"""Values the engine works with: a deal as the table reports it, and the sheet.
+
+Field names follow ``shared/FORMAT.md``; a deal read from a match file and a
+deal saved in the database are the same ``Deal``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .errors import ScoringError
+
+TEAMS = (0, 1)
+SEATS = (0, 1, 2, 3)
+SUITS = ("clubs", "diamonds", "hearts", "spades", "notrump", "alltrump")
+MELD_CODES = ("seq3", "seq4", "seq5", "four", "fourJ", "four9", "four8", "four7", "mpourloto")
+
+
+class Result(StrEnum):
+    MADE = "made"
+    MESA = "mesa"
+    FAILED = "failed"
+    INSIDE = "inside"
+    INSIDE_DEFENDERS = "inside_defenders"
+    DEDANS = "dedans"
+    HANGING = "hanging"
+    LITIGE = "litige"
+    THROWN_IN = "thrown_in"
+
+
+class Status(StrEnum):
+    IN_PROGRESS = "in_progress"
+    TIE_BREAK = "tie_break"
+    FINISHED = "finished"
+
+
+def team_of(seat: int) -> int:
+    """Seats 0 and 2 are team 0; seats 1 and 3 are team 1."""
+    return seat % 2
+
+
+@dataclass(frozen=True)
+class Contract:
+    suit: str | None = None
+    bid: int | None = None
+    multiplier: int = 1
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Contract:
+        if not isinstance(data, Mapping):
+            raise ScoringError("must be an object with suit, bid and multiplier", field="contract")
+        unknown = set(data) - {"suit", "bid", "multiplier"}
+        if unknown:
+            raise ScoringError(f"unknown field {sorted(unknown)[0]!r}", field="contract")
+        suit = data.get("suit")
+        if suit is not None and suit not in SUITS:
+            raise ScoringError(f"must be one of {', '.join(SUITS)}", field="contract.suit")
+        bid = data.get("bid")
+        if bid is not None and not _is_int(bid):
+            raise ScoringError("must be a whole number", field="contract.bid")
+        multiplier = data.get("multiplier", 1)
+        if multiplier not in (1, 2, 4) or isinstance(multiplier, bool):
+            raise ScoringError("must be 1, 2 (contra) or 4 (sur-contra)", field="contract.multiplier")
+        return cls(suit=suit, bid=bid, multiplier=multiplier)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.suit is not None:
+            out["suit"] = self.suit
+        if self.bid is not None:
+            out["bid"] = self.bid
+        out["multiplier"] = self.multiplier
+        return out
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _team(value: Any, name: str, *, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if value not in TEAMS or isinstance(value, bool):
+        raise ScoringError("must be a team: 0 or 1" + (" (or null)" if optional else ""), field=name)
+    return value
+
+
+def _pair_of_ints(value: Any, name: str) -> tuple[int, int]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ScoringError("must be a list of two numbers, one per team", field=name)
+    for i, item in enumerate(value):
+        if not _is_int(item):
+            raise ScoringError("must be a whole number", field=f"{name}[{i}]")
+    return (value[0], value[1])
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal as the table reports it (FORMAT.md, "a deal")."""
+
+    thrown_in: bool = False
+    maker: int | None = None
+    contract: Contract | None = None
+    card_points: tuple[int, int] | None = None
+    last_trick: int | None = None
+    capot: int | None = None
+    solo_capot: bool = False
+    melds: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    belote: tuple[int, int] = (0, 0)
+    declarations_winner: int | str | None = None
+
+    FIELDS = (
+        "thrown_in", "maker", "contract", "card_points", "last_trick", "capot",
+        "solo_capot", "melds", "belote", "declarations_winner",
+    )  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Deal:
+        """Read a deal of the match file; shape errors name the field."""
+        if not isinstance(data, Mapping):
+            raise ScoringError("a deal must be a JSON object")
+        unknown = set(data) - set(cls.FIELDS)
+        if unknown:
+            raise ScoringError(f"unknown field; a deal has {', '.join(cls.FIELDS)}", field=sorted(unknown)[0])
+        thrown_in = data.get("thrown_in", False)
+        if not isinstance(thrown_in, bool):
+            raise ScoringError("must be true or false", field="thrown_in")
+        if thrown_in:
+            extra = [k for k in data if k != "thrown_in" and data[k] not in (None, False)]
+            if extra:
+                raise ScoringError("a thrown-in deal has no other fields", field=extra[0])
+            return cls(thrown_in=True)
+        if "maker" not in data:
+            raise ScoringError("missing: the team that took trumps (0 or 1)", field="maker")
+        if "card_points" not in data:
+            raise ScoringError("missing: both teams' card points", field="card_points")
+        melds_raw = data.get("melds", [[], []])
+        if not isinstance(melds_raw, list | tuple) or len(melds_raw) != 2:
+            raise ScoringError("must be two lists, one per team", field="melds")
+        melds: list[tuple[str, ...]] = []
+        for t, team_melds in enumerate(melds_raw):
+            if not isinstance(team_melds, list | tuple):
+                raise ScoringError("must be a list of meld names", field=f"melds[{t}]")
+            for j, code in enumerate(team_melds):
+                if code not in MELD_CODES:
+                    raise ScoringError(
+                        f"unknown meld {code!r}; melds are {', '.join(MELD_CODES)}", field=f"melds[{t}][{j}]"
+                    )
+            melds.append(tuple(team_melds))
+        solo_capot = data.get("solo_capot", False)
+        if not isinstance(solo_capot, bool):
+            raise ScoringError("must be true or false", field="solo_capot")
+        winner = data.get("declarations_winner")
+        if winner is not None and winner != "equal":
+            _team(winner, "declarations_winner")
+        contract = data.get("contract")
+        return cls(
+            maker=_team(data["maker"], "maker"),
+            contract=None if contract is None else Contract.from_dict(contract),
+            card_points=_pair_of_ints(data["card_points"], "card_points"),
+            last_trick=_team(data.get("last_trick"), "last_trick", optional=True),
+            capot=_team(data.get("capot"), "capot", optional=True),
+            solo_capot=solo_capot,
+            melds=(melds[0], melds[1]),
+            belote=_pair_of_ints(data.get("belote", [0, 0]), "belote"),
+            declarations_winner=winner,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The deal in the match-file shape, leaving out what is not set."""
+        if self.thrown_in:
+            return {"thrown_in": True}
+        out: dict[str, Any] = {"maker": self.maker}
+        if self.contract is not None:
+            out["contract"] = self.contract.to_dict()
+        out["card_points"] = list(self.card_points or (0, 0))
+        if self.capot is not None:
+            out["capot"] = self.capot
+        else:
+            out["last_trick"] = self.last_trick
+        if self.solo_capot:
+            out["solo_capot"] = True
+        out["melds"] = [list(self.melds[0]), list(self.melds[1])]
+        if self.belote != (0, 0):
+            out["belote"] = list(self.belote)
+        if self.declarations_winner is not None:
+            out["declarations_winner"] = self.declarations_winner
+        return out
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """What one deal gives: the rule set's verdict on it."""
+
+    result: Result
+    scores: tuple[int, int]  # what each team adds, held points carried in
+    points: tuple[int, int] = (0, 0)  # each team's points at the table, before the verdict
+    held: int = 0  # points hanging after the deal
+    winner: int | None = None  # the team that won the deal, if one did
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    number: int  # 1, 2, … in playing order
+    deal: Deal
+    dealer: int
+    result: Result
+    scores: tuple[int, int]
+    points: tuple[int, int]
+    totals: tuple[int, int]
+    held: int
+    tie_break: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "result": str(self.result),
+            "totals": list(self.totals),
+            "dealer": self.dealer,
+            "points": list(self.points),
+            "held": self.held,
+            "tie_break": self.tie_break,
+        }
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The score sheet of a match: FORMAT.md's output."""
+
+    ruleset: str
+    target: int
+    rows: tuple[SheetRow, ...] = ()
+    totals: tuple[int, int] = (0, 0)
+    held: int = 0
+    status: Status = Status.IN_PROGRESS
+    winner: int | None = None
+    next_dealer: int = 0
+    next_leader: int = 1
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deals": [row.to_dict() for row in self.rows],
+            "totals": list(self.totals),
+            "held": self.held,
+            "status": str(self.status),
+            "winner": self.winner,
+            "next_dealer": self.next_dealer,
+            "next_leader": self.next_leader,
+            "ruleset": self.ruleset,
+            "options": dict(self.options),
+        }
+
+    def to_go(self, team: int) -> int:
+        """How many points ``team`` still needs to reach the target."""
+        return max(0, self.target - self.totals[team])

@@ -1,0 +1,63 @@
+"""``manage.py demo_data``: players, teams, a match in progress and a finished match."""
+
+import random
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from scoring import services
+from scoring.models import Match
+
+TEAMS = [
+    ("Kafeneio A", ("Nikos", "Eleni")),
+    ("Kafeneio B", ("Giorgos", "Maria")),
+    ("Platanos", ("Kostas", "Sofia")),
+    ("Limani", ("Yannis", "Katerina")),
+]
+
+
+def demo_deal(rng: random.Random, number: int) -> dict:
+    """A plausible deal: mostly made, now and then mesa, capo or thrown in."""
+    if number % 9 == 4:
+        return {"thrown_in": True}
+    maker = rng.randrange(2)
+    if number % 11 == 7:
+        return {"maker": maker, "card_points": [152, 0] if maker == 0 else [0, 152], "capot": maker,
+                "melds": [["seq3"], []] if maker == 0 else [[], ["seq3"]]}  # fmt: skip
+    makers = rng.randint(40, 130) if number % 5 else rng.randint(30, 70)
+    cards = [makers, 152 - makers] if maker == 0 else [152 - makers, makers]
+    melds = [[], []]
+    if rng.random() < 0.4:
+        melds[rng.randrange(2)].append(rng.choice(["seq3", "seq3", "seq4", "mpourloto"]))
+    return {"maker": maker, "card_points": cards, "last_trick": rng.randrange(2), "melds": melds}
+
+
+class Command(BaseCommand):
+    help = "Load demo data (idempotent): a demo login, four teams, a match in progress and a finished match."
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        User = get_user_model()
+        user, created = User.objects.get_or_create(username="demo", defaults={"is_staff": True, "is_superuser": True})
+        if created:
+            user.set_password("demo")
+            user.save()
+        if Match.objects.exists():
+            self.stdout.write("Demo data already loaded.")
+            return
+        rng = random.Random(1000)
+        finished = services.match_create(teams=TEAMS[2:], first_dealer=3, created_by=user)
+        number = 0
+        while Match.objects.get(pk=finished.pk).status != Match.Status.FINISHED:
+            services.deal_record(match=finished, deal=demo_deal(rng, number), user=user)
+            number += 1
+        playing = services.match_create(teams=TEAMS[:2], options={"target": 1000}, first_dealer=0, created_by=user)
+        for number in range(6):
+            services.deal_record(match=playing, deal=demo_deal(rng, number), user=user)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo data loaded: a finished match ({finished}) and one in progress ({playing}). "
+                "Log in as demo / demo."
+            )
+        )

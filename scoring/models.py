@@ -1,0 +1,97 @@
+"""Matches and their deals.
+
+Only what the table reported is stored (a deal in the FORMAT.md shape); the
+totals are always recomputed from the deals by the engine. ``status`` and
+``winner`` are kept on the match for listing, and rewritten by the services
+from the engine's verdict after every change. Every change to a deal or a
+match is kept in its history (django-simple-history: who, when, what).
+"""
+
+from django.conf import settings
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+from players.models import Player, Team
+from scoring import engine
+
+RULESET_CHOICES = [(key, rules.name) for key, rules in engine.RULESETS.items()]
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        TIE_BREAK = "tie_break", "Tie-break deals"
+        FINISHED = "finished", "Finished"
+
+    ruleset = models.CharField(max_length=20, choices=RULESET_CHOICES, default="mpourloto")
+    options = models.JSONField(default=dict, blank=True, help_text="The rule set's options, as in FORMAT.md")
+    target = models.PositiveIntegerField(default=1000)
+    team0 = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    team1 = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    seat0 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    first_dealer = models.PositiveSmallIntegerField(default=0, choices=[(s, f"Seat {s}") for s in range(4)])
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="Raised by every change to the deals")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(condition=models.Q(first_dealer__lte=3), name="match_first_dealer_seat"),
+            models.CheckConstraint(
+                condition=models.Q(winner__isnull=True) | models.Q(winner__in=[0, 1]), name="match_winner_team"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team0} – {self.team1}"
+
+    @property
+    def teams(self) -> tuple[Team, Team]:
+        return (self.team0, self.team1)
+
+    @property
+    def seats(self) -> tuple[Player, Player, Player, Player]:
+        return (self.seat0, self.seat1, self.seat2, self.seat3)
+
+    @property
+    def ruleset_name(self) -> str:
+        return engine.RULESETS[self.ruleset].name
+
+
+class Deal(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    position = models.PositiveIntegerField(help_text="Playing order within the match; deleted deals keep theirs")
+    data = models.JSONField(help_text="The deal as in FORMAT.md")
+    client_key = models.UUIDField(null=True, blank=True, help_text="Sent with the form: a resend records once")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="deal_position_unique"),
+            models.UniqueConstraint(fields=["match", "client_key"], name="deal_client_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} · deal at {self.position}"
+
+    def as_engine(self) -> engine.Deal:
+        return engine.Deal.from_dict(self.data)

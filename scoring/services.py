@@ -1,0 +1,171 @@
+"""Writes: every change to a match goes through here, atomically.
+
+A deal is checked by the engine against the whole match (the deals before
+it and after it) before anything is saved; a refused deal raises
+``ScoringError`` with a message for the player and changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from players.services import player_get_or_create, team_get_or_create
+
+from . import engine
+from .models import Deal, Match
+
+
+def _replay(match: Match, deals: Sequence[engine.Deal]) -> engine.Sheet:
+    return engine.replay(match.ruleset, deals, options=match.options, first_dealer=match.first_dealer)
+
+
+def _engine_deal(data: Mapping[str, Any] | engine.Deal) -> engine.Deal:
+    return data if isinstance(data, engine.Deal) else engine.Deal.from_dict(data)
+
+
+def _active(match: Match) -> list[Deal]:
+    return list(match.deals.filter(deleted_at__isnull=True).order_by("position"))
+
+
+def _locked(match: Match) -> Match:
+    """The match row, locked until the transaction ends: one change at a time."""
+    return Match.objects.select_for_update().get(pk=match.pk)
+
+
+def _apply(match: Match, sheet: engine.Sheet, user: Any) -> None:
+    """Store the engine's verdict on the match and count the change."""
+    match.status = str(sheet.status)
+    match.winner = sheet.winner
+    if sheet.status == engine.Status.FINISHED:
+        match.finished_at = match.finished_at or timezone.now()
+    else:
+        match.finished_at = None
+    match.version += 1
+    match._history_user = user
+    match.save()
+
+
+@transaction.atomic
+def match_create(
+    *,
+    teams: Sequence[tuple[str, Sequence[str]]],
+    ruleset: str = "mpourloto",
+    options: Mapping[str, Any] | None = None,
+    first_dealer: int = 0,
+    created_by: Any = None,
+) -> Match:
+    """Start a match: two teams of (name, (player, player)), seated 0/2 and 1/3."""
+    rules = engine.get_ruleset(ruleset)
+    opts = rules.options(options)
+    if first_dealer not in range(4):
+        raise engine.ScoringError("the first dealer must be one of the four seats", field="first_dealer")
+    if len(teams) != 2:
+        raise engine.ScoringError("a match has two teams", field="teams")
+    players = [[player_get_or_create(name=name) for name in names] for _, names in teams]
+    if any(len(pair) != 2 for pair in players):
+        raise engine.ScoringError("each team has two players", field="teams")
+    if len({p.pk for pair in players for p in pair}) != 4:
+        raise engine.ScoringError("four different players are needed: a player sits only once", field="teams")
+    team0, team1 = (
+        team_get_or_create(name=name, players=(pair[0], pair[1]))
+        for (name, _), pair in zip(teams, players, strict=True)
+    )
+    match = Match(
+        ruleset=ruleset,
+        options=dataclasses.asdict(opts),  # every option spelt out: a later default cannot change it
+        target=opts.target,
+        team0=team0,
+        team1=team1,
+        seat0=players[0][0],
+        seat1=players[1][0],
+        seat2=players[0][1],
+        seat3=players[1][1],
+        first_dealer=first_dealer,
+        created_by=created_by,
+    )
+    match._history_user = created_by
+    match.save()
+    return match
+
+
+@transaction.atomic
+def deal_record(
+    *,
+    match: Match,
+    deal: Mapping[str, Any] | engine.Deal,
+    client_key: uuid.UUID | str | None = None,
+    user: Any = None,
+) -> Deal:
+    """Add a deal at the end of the match.
+
+    A deal sent again with the same ``client_key`` (a double tap, a resent
+    form) returns the deal first recorded and records nothing.
+    """
+    match = _locked(match)
+    if client_key:
+        client_key = uuid.UUID(str(client_key))
+        earlier = match.deals.filter(client_key=client_key).first()
+        if earlier is not None:
+            return earlier
+    new = _engine_deal(deal)
+    active = _active(match)
+    sheet = _replay(match, [d.as_engine() for d in active] + [new])
+    position = (match.deals.aggregate(m=Max("position"))["m"] or 0) + 1
+    record = Deal(match=match, position=position, data=new.to_dict(), client_key=client_key, entered_by=user)
+    record._history_user = user
+    try:
+        with transaction.atomic():
+            record.save()
+    except IntegrityError:
+        earlier = match.deals.filter(client_key=client_key).first() if client_key else None
+        if earlier is None:
+            raise
+        return earlier
+    _apply(match, sheet, user)
+    return record
+
+
+@transaction.atomic
+def deal_correct(*, deal: Deal, data: Mapping[str, Any] | engine.Deal, user: Any = None) -> Deal:
+    """Replace what a deal says; the earlier version stays in its history."""
+    match = _locked(deal.match)
+    deal = match.deals.get(pk=deal.pk)
+    if deal.deleted_at is not None:
+        raise engine.ScoringError("this deal was deleted; it can no longer be corrected")
+    new = _engine_deal(data)
+    active = _active(match)
+    sheet = _replay(match, [new if d.pk == deal.pk else d.as_engine() for d in active])
+    deal.data = new.to_dict()
+    deal._history_user = user
+    deal.save()
+    _apply(match, sheet, user)
+    return deal
+
+
+@transaction.atomic
+def deal_delete(*, deal: Deal, user: Any = None) -> Deal:
+    """Take a deal out of the match; it stays in the history."""
+    match = _locked(deal.match)
+    deal = match.deals.get(pk=deal.pk)
+    if deal.deleted_at is not None:
+        return deal
+    sheet = _replay(match, [d.as_engine() for d in _active(match) if d.pk != deal.pk])
+    deal.deleted_at = timezone.now()
+    deal._history_user = user
+    deal.save()
+    _apply(match, sheet, user)
+    return deal
+
+
+@transaction.atomic
+def deal_undo_last(*, match: Match, user: Any = None) -> Deal | None:
+    """Delete the last deal of the match, if there is one."""
+    last = match.deals.filter(deleted_at__isnull=True).order_by("-position").first()
+    return None if last is None else deal_delete(deal=last, user=user)

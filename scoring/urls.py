@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import views
+
+app_name = "scoring"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("help/", views.help_page, name="help"),
+    path("matches/new/", views.match_new, name="match_new"),
+    path("matches/<int:pk>/", views.match_detail, name="match"),
+    path("matches/<int:pk>/deals/", views.deal_create, name="deal_create"),
+    path("matches/<int:pk>/preview/", views.deal_preview, name="deal_preview"),
+    path("matches/<int:pk>/undo/", views.deal_undo, name="deal_undo"),
+    path("matches/<int:pk>/history/", views.match_history, name="match_history"),
+    path("matches/<int:pk>/deals/<int:deal_pk>/", views.deal_edit, name="deal_edit"),
+    path("matches/<int:pk>/deals/<int:deal_pk>/delete/", views.deal_remove, name="deal_remove"),
+]

@@ -1,0 +1,184 @@
+"""The tablet pages: thin views over the services and selectors.
+
+Every form works without JavaScript (post, then redirect to the sheet);
+htmx, when present, posts the same forms and swaps the match area in place.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import engine, selectors, services
+from .forms import DealForm, MatchForm
+from .models import Match
+
+INVALID = 422  # htmx is configured (base.html) to swap 422 responses: the form with its errors
+
+
+def _user(request: HttpRequest):
+    return request.user if request.user.is_authenticated else None
+
+
+def _match_or_404(pk: int) -> Match:
+    return get_object_or_404(Match.objects.select_related(*selectors.MATCH_RELATED), pk=pk)
+
+
+def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = None, status: int = 200):
+    """The sheet page, or only its match area for htmx."""
+    data = selectors.match_sheet(match=match)
+    context = {
+        "match": match,
+        "data": data,
+        "sheet": data.sheet,
+        "form": form or DealForm(options=match.options),
+        "seat_names": [p.name for p in match.seats],
+        "team_names": [t.name for t in match.teams],
+        "to_go": [data.sheet.to_go(0), data.sheet.to_go(1)],
+    }
+    template = "scoring/sheet.html#match-area" if request.htmx else "scoring/sheet.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    page = Paginator(selectors.match_list(), 30).get_page(request.GET.get("page"))
+    return render(request, "scoring/home.html", {"page": page})
+
+
+@require_GET
+def help_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "scoring/help.html")
+
+
+@require_http_methods(["GET", "POST"])
+def match_new(request: HttpRequest) -> HttpResponse:
+    form = MatchForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.match_create(
+                teams=form.teams(),
+                options=form.options(),
+                first_dealer=form.cleaned_data["first_dealer"],
+                created_by=_user(request),
+            )
+        except engine.ScoringError as error:
+            form.add_error(None, error.message[:1].upper() + error.message[1:] + ".")
+        else:
+            return redirect("scoring:match", pk=match.pk)
+    status = INVALID if form.errors else 200
+    context = {"form": form, "player_names": selectors.player_names()}
+    return render(request, "scoring/match_new.html", context, status=status)
+
+
+@require_GET
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _sheet_response(request, _match_or_404(pk))
+
+
+@require_POST
+def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _match_or_404(pk)
+    form = DealForm(request.POST, options=match.options)
+    if form.is_valid():
+        try:
+            services.deal_record(
+                match=match,
+                deal=form.cleaned_data["deal"],
+                client_key=form.cleaned_data["client_key"],
+                user=_user(request),
+            )
+        except engine.ScoringError as error:
+            form.add_scoring_error(error)
+        else:
+            if not request.htmx:
+                return redirect("scoring:match", pk=match.pk)
+            match.refresh_from_db()
+            return _sheet_response(request, match)
+    return _sheet_response(request, match, form, status=INVALID)
+
+
+@require_POST
+def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the deal being typed would give, before it is saved (htmx)."""
+    match = _match_or_404(pk)
+    form = DealForm(request.POST, options=match.options)
+    preview, problem = None, None
+    if form.is_valid():
+        sheet = selectors.match_sheet(match=match).sheet
+        try:
+            deal = engine.Deal.from_dict(form.cleaned_data["deal"])
+            preview = engine.score_deal(match.ruleset, deal, match.options, held=sheet.held)
+        except engine.ScoringError as error:
+            problem = error.message
+    context = {"match": match, "preview": preview, "problem": problem}
+    return render(request, "scoring/sheet.html#preview", context)
+
+
+@require_POST
+def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _match_or_404(pk)
+    try:
+        undone = services.deal_undo_last(match=match, user=_user(request))
+    except engine.ScoringError as error:
+        messages.error(request, error.message)
+    else:
+        if undone is not None:
+            messages.success(request, "The last deal was taken back. Its history keeps it.")
+    if request.htmx:
+        match.refresh_from_db()
+        return _sheet_response(request, match)
+    return redirect("scoring:match", pk=match.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
+    match = _match_or_404(pk)
+    deal = get_object_or_404(match.deals, pk=deal_pk)
+    data = selectors.match_sheet(match=match)
+    line = next((line for line in data.lines if line.deal.pk == deal.pk), None)
+    if request.method == "POST" and deal.deleted_at is None:
+        form = DealForm(request.POST, options=match.options)
+        if form.is_valid():
+            try:
+                services.deal_correct(deal=deal, data=form.cleaned_data["deal"], user=_user(request))
+            except engine.ScoringError as error:
+                form.add_scoring_error(error)
+            else:
+                messages.success(request, f"Deal {line.row.number} corrected.")
+                return redirect("scoring:match", pk=match.pk)
+    else:
+        form = DealForm(initial=DealForm.initial_from(deal.as_engine()), options=match.options)
+    context = {
+        "match": match,
+        "deal": deal,
+        "line": line,
+        "form": form,
+        "history": selectors.deal_history(deal=deal),
+        "seat_names": [p.name for p in match.seats],
+        "team_names": [t.name for t in match.teams],
+    }
+    return render(request, "scoring/deal_edit.html", context, status=INVALID if form.errors else 200)
+
+
+@require_POST
+def deal_remove(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
+    match = _match_or_404(pk)
+    deal = get_object_or_404(match.deals, pk=deal_pk)
+    try:
+        services.deal_delete(deal=deal, user=_user(request))
+    except engine.ScoringError as error:
+        messages.error(request, f"This deal cannot be deleted: {error.message}.")
+        return redirect("scoring:deal_edit", pk=match.pk, deal_pk=deal.pk)
+    messages.success(request, "Deal deleted. Its history keeps it.")
+    return redirect("scoring:match", pk=match.pk)
+
+
+@require_GET
+def match_history(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _match_or_404(pk)
+    context = {"match": match, "history": selectors.match_deal_history(match=match)[:200]}
+    return render(request, "scoring/match_history.html", context)

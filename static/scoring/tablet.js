@@ -1,0 +1,89 @@
+// The tablet pad: number keys, meld chips, the other team's card points.
+// Every control is a real form field, so the page works without this file.
+(function () {
+  "use strict";
+  const DECK = 152;
+
+  function form(el) { return el && el.closest("form.deal-form"); }
+  function changed(f) { f.dispatchEvent(new Event("tsoxa:changed", { bubbles: true })); }
+  function checked(f, name) { const r = f.querySelector(`input[name="${name}"]:checked`); return r ? r.value : null; }
+
+  function refresh(f) {
+    const input = f.querySelector("#card-points");
+    const out = f.querySelector("#other-points");
+    if (input && out) {
+      const v = parseInt(input.value, 10);
+      out.textContent = Number.isInteger(v) && v >= 0 && v <= DECK ? DECK - v : "–";
+    }
+    f.querySelectorAll(".chip input[type=number]").forEach(function (box) {
+      const n = parseInt(box.value, 10) || 0;
+      const chip = box.closest(".chip");
+      chip.classList.toggle("on", n > 0);
+      chip.querySelector(".count").textContent = n > 1 ? "×" + n : (n === 1 ? "✓" : "");
+    });
+  }
+
+  function setPoints(f, value) {
+    const input = f.querySelector("#card-points");
+    input.value = value;
+    refresh(f);
+    changed(f);
+  }
+
+  document.addEventListener("click", function (e) {
+    const key = e.target.closest("[data-key]");
+    if (key && form(key)) {
+      const f = form(key);
+      const input = f.querySelector("#card-points");
+      const k = key.dataset.key;
+      let v = input.value;
+      if (k === "clear") v = "";
+      else if (k === "back") v = v.slice(0, -1);
+      else if (v.length < 3) v = (v === "0" ? "" : v) + k;
+      setPoints(f, v);
+      return;
+    }
+    const clear = e.target.closest("[data-clear-melds]");
+    if (clear && form(clear)) {
+      const f = form(clear);
+      f.querySelectorAll(`.meld-team.team${clear.dataset.clearMelds} .chip input`).forEach(function (box) { box.value = 0; });
+      refresh(f);
+      changed(f);
+      return;
+    }
+    const chip = e.target.closest(".chip");
+    if (chip && form(chip) && document.documentElement.classList.contains("js")) {
+      e.preventDefault();
+      const box = chip.querySelector("input[type=number]");
+      const max = parseInt(box.max, 10) || 4;
+      const n = (parseInt(box.value, 10) || 0) + 1;
+      box.value = n > max ? 0 : n;
+      refresh(form(chip));
+      changed(form(chip));
+    }
+  });
+
+  document.addEventListener("change", function (e) {
+    const f = form(e.target);
+    if (!f) return;
+    if (e.target.name === "points_team") f.dataset.pointsTeamTouched = "1";
+    if (e.target.name === "maker" && !f.dataset.pointsTeamTouched) {
+      // The number typed is the trump makers' unless the scorekeeper says otherwise.
+      const r = f.querySelector(`input[name="points_team"][value="${e.target.value}"]`);
+      if (r) r.checked = true;
+    }
+    const last = checked(f, "last_trick");
+    if (e.target.name === "last_trick" && last && last.startsWith("capo")) {
+      // Capo: that team has every card point.
+      const team = checked(f, "points_team") || "0";
+      setPoints(f, last.endsWith(team) ? String(DECK) : "0");
+    }
+    refresh(f);
+  });
+
+  document.addEventListener("input", function (e) { const f = form(e.target); if (f) refresh(f); });
+
+  function init() { document.querySelectorAll("form.deal-form").forEach(refresh); }
+  document.addEventListener("DOMContentLoaded", init);
+  document.addEventListener("htmx:afterSettle", init);
+})();
