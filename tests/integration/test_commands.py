@@ -1,0 +1,103 @@
+"""manage.py replay and demo_data."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from scoring import selectors
+from scoring.models import Match
+
+ROOT = Path(__file__).resolve().parents[2]
+MATCH = {
+    "ruleset": "mpourloto",
+    "options": {"target": 1000},
+    "teams": [{"name": "Kafeneio A", "players": ["Nikos", "Eleni"]},
+              {"name": "Kafeneio B", "players": ["Giorgos", "Maria"]}],
+    "first_dealer": 0,
+    "deals": [
+        {"thrown_in": True},
+        {"maker": 0, "card_points": [90, 62], "last_trick": 0, "melds": [["seq3"], []]},
+        {"maker": 1, "card_points": [0, 152], "capot": 1, "melds": [[], ["four", "seq4"]]},
+    ],
+}  # fmt: skip
+
+
+def replay(path_or_dash, stdin=""):
+    """Run the command as a user would, in a separate process."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "replay", path_or_dash],
+        cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+
+
+def test_replay_prints_the_sheet_of_format_md(tmp_path):
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(MATCH))
+    done = replay(str(path))
+    assert done.returncode == 0, done.stderr
+    sheet = json.loads(done.stdout)
+    assert sheet["deals"][0] == {"scores": [0, 0], "result": "thrown_in", "totals": [0, 0], "dealer": 0,
+                                 "points": [0, 0], "held": 0, "tie_break": False}  # fmt: skip
+    assert sheet["deals"][1]["scores"] == [120, 62]  # 90 + 10 + 20, 62
+    assert sheet["deals"][2]["scores"] == [0, 392]  # capo: 152 + 90 + 100 + 50
+    assert sheet["deals"][2]["dealer"] == 2
+    assert (sheet["totals"], sheet["held"], sheet["status"], sheet["winner"], sheet["next_dealer"]) == (
+        [120, 454], 0, "in_progress", None, 3
+    )  # fmt: skip
+
+
+def test_replay_reads_standard_input():
+    done = replay("-", stdin=json.dumps(MATCH))
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["totals"] == [120, 454]
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda m: m["deals"][1].update(card_points=[90, 72]), "deal 2 (deals[1]), card_points"),
+        (lambda m: m["deals"][2].update(melds=[[], ["seq9"]]), "deal 3 (deals[2]), melds[1][0]"),
+        (lambda m: m["deals"][1].pop("last_trick"), "deal 2 (deals[1]), last_trick"),
+        (lambda m: m.update(ruleset="whist"), "ruleset: unknown rule set"),
+        (lambda m: m["options"].update(target="a lot"), "options.target: must be a whole number"),
+    ],
+    ids=["card-points", "meld", "last-trick", "ruleset", "option"],
+)
+def test_replay_names_the_deal_and_field_of_a_bad_file(tmp_path, change, words):
+    bad = json.loads(json.dumps(MATCH))
+    change(bad)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    done = replay(str(path))
+    assert done.returncode == 1
+    assert words in done.stderr
+    assert done.stdout == ""
+
+
+def test_replay_of_broken_json_and_missing_file(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"deals": [')
+    done = replay(str(broken))
+    assert done.returncode == 1 and "not valid JSON" in done.stderr
+    with pytest.raises(CommandError, match="cannot read"):
+        call_command("replay", str(tmp_path / "missing.json"), stdout=io.StringIO())
+
+
+@pytest.mark.django_db
+def test_demo_data_loads_a_finished_and_a_running_match_once():
+    call_command("demo_data", stdout=io.StringIO())
+    statuses = sorted(Match.objects.values_list("status", flat=True))
+    assert statuses == ["finished", "in_progress"]
+    finished = Match.objects.get(status="finished")
+    rows = selectors.match_sheet(match=finished).sheet.rows
+    assert {"thrown_in", "mesa", "made"} <= {str(row.result) for row in rows}
+    assert any(row.deal.capot is not None for row in rows)
+    assert max(selectors.match_sheet(match=finished).sheet.totals) >= 1000
+    call_command("demo_data", stdout=io.StringIO())
+    assert Match.objects.count() == 2
