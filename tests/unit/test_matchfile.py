@@ -133,7 +133,8 @@ BAD_DEALS = [
     pytest.param({**GOOD, "melds": [["seq3"], ["pair"]]}, "melds[1][0]", "unknown meld 'pair'",
                  id="unknown-meld"),
     pytest.param({**GOOD, "melds": ["seq3"]}, "melds", "two lists", id="melds-not-per-team"),
-    pytest.param({**GOOD, "melds": [[], "seq3"]}, "melds[1]", "list of meld names", id="team-melds-not-a-list"),
+    pytest.param({**GOOD, "melds": [[], "seq3"]}, "melds[1]", "list of meld names",
+                 id="team-melds-not-a-list"),
     pytest.param({**GOOD, "melds": [["seq3"] * 5, []]}, "melds[0]", "at most 4", id="five-melds"),
     pytest.param({**GOOD, "melds": [["mpourloto"], ["mpourloto"]]}, "melds", "only one mpourloto",
                  id="two-mpourloto"),
@@ -268,10 +269,13 @@ BAD_FILES = [
     pytest.param(changed(teams=[team()]), "teams", "two teams", id="one-team"),
     pytest.param(changed(teams=[team(), team(), team()]), "teams", "two teams", id="three-teams"),
     pytest.param(changed(teams="Kafeneio A v Kafeneio B"), "teams", "two teams", id="teams-as-text"),
-    pytest.param(changed(teams=[team(), "Kafeneio B"]), "teams[1]", "name and players", id="team-not-an-object"),
+    pytest.param(changed(teams=[team(), "Kafeneio B"]), "teams[1]", "name and players",
+                 id="team-not-an-object"),
     pytest.param(changed(teams=[team(name=""), team()]), "teams[0].name", "non-empty", id="empty-team-name"),
-    pytest.param(changed(teams=[team(name="   "), team()]), "teams[0].name", "non-empty", id="blank-team-name"),
-    pytest.param(changed(teams=[{"players": ["A", "B"]}, team()]), "teams[0].name", "name", id="no-team-name"),
+    pytest.param(changed(teams=[team(name="   "), team()]), "teams[0].name", "non-empty",
+                 id="blank-team-name"),
+    pytest.param(changed(teams=[{"players": ["A", "B"]}, team()]), "teams[0].name", "name",
+                 id="no-team-name"),
     pytest.param(changed(teams=[team(), team(players=("Maria",))]), "teams[1].players", "two players",
                  id="one-player"),
     pytest.param(changed(teams=[team(), team(players=("A", "B", "C"))]), "teams[1].players", "two players",
@@ -312,8 +316,9 @@ def test_a_match_file_is_an_object(data):
                      id="unfinished"),
         pytest.param('{"deals": [\n  {"thrown_in": true},\n]}',
                      "Illegal trailing comma before end of array at line 2, column 22", id="trailing-comma"),
-        pytest.param("{'ruleset': 'mpourloto'}", "Expecting property name enclosed in double quotes at line 1, "
-                     "column 2", id="single-quotes"),
+        pytest.param("{'ruleset': 'mpourloto'}",
+                     "Expecting property name enclosed in double quotes at line 1, column 2",
+                     id="single-quotes"),
         pytest.param("", "Expecting value at line 1, column 1", id="empty"),
     ],
 )
@@ -352,7 +357,7 @@ ROUND_TRIP_FILES = [
             ],
         },
         id="every-option-and-shape",
-    ),  # fmt: skip
+    ),
     pytest.param({"deals": []}, id="no-deals"),
 ]
 

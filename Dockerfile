@@ -1,0 +1,15 @@
+FROM python:3.13-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings.prod
+WORKDIR /app
+COPY pyproject.toml requirements.lock README.md ./
+COPY config ./config
+COPY scoring ./scoring
+COPY players ./players
+COPY tournaments ./tournaments
+COPY templates ./templates
+COPY static ./static
+COPY manage.py ./
+RUN pip install --no-cache-dir -c requirements.lock . \
+ && DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
