@@ -31,7 +31,9 @@ class Team(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.CheckConstraint(condition=~models.Q(player_a=models.F("player_b")), name="team_two_players"),
+            models.CheckConstraint(
+                condition=~models.Q(player_a=models.F("player_b")), name="team_two_players"
+            ),
         ]
 
     def __str__(self) -> str:

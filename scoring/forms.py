@@ -38,11 +38,15 @@ def _meld_field(code: str) -> forms.IntegerField:
 class MatchForm(forms.Form):
     """Start a match: two teams, four players in their seats, the first dealer, the options."""
 
-    team0_pick = forms.ModelChoiceField(queryset=Team.objects.none(), required=False, label="Earlier team")
+    team0_pick = forms.ModelChoiceField(
+        queryset=Team.objects.none(), required=False, label="Earlier team", empty_label="(a new team)"
+    )
     team0_name = forms.CharField(max_length=80, required=False, label="Team 1")
     team0_player_a = forms.CharField(max_length=80, required=False, label="Seat 1")
     team0_player_b = forms.CharField(max_length=80, required=False, label="Seat 3")
-    team1_pick = forms.ModelChoiceField(queryset=Team.objects.none(), required=False, label="Earlier team")
+    team1_pick = forms.ModelChoiceField(
+        queryset=Team.objects.none(), required=False, label="Earlier team", empty_label="(a new team)"
+    )
     team1_name = forms.CharField(max_length=80, required=False, label="Team 2")
     team1_player_a = forms.CharField(max_length=80, required=False, label="Seat 2")
     team1_player_b = forms.CharField(max_length=80, required=False, label="Seat 4")
@@ -149,7 +153,10 @@ class DealForm(forms.Form):
 
     def meld_rows(self) -> list[tuple[int, list[tuple[Any, str, str]]]]:
         """Per team, the bound meld fields with their chip labels, for the template."""
-        return [(t, [(self[f"melds{t}_{code}"], label, title) for code, label, title in self.CHIPS]) for t in (0, 1)]
+        return [
+            (t, [(self[f"melds{t}_{code}"], label, title) for code, label, title in self.CHIPS])
+            for t in (0, 1)
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -181,7 +188,8 @@ class DealForm(forms.Form):
             cards = [152 - typed, 152 - typed]
             cards[team] = typed
         melds = [
-            [code for code, _, _ in self.CHIPS for _ in range(data.get(f"melds{t}_{code}") or 0)] for t in (0, 1)
+            [code for code, _, _ in self.CHIPS for _ in range(data.get(f"melds{t}_{code}") or 0)]
+            for t in (0, 1)
         ]
         deal: dict[str, Any] = {"maker": data["maker"], "card_points": cards, "melds": melds}
         if capot is not None:

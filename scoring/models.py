@@ -50,7 +50,8 @@ class Match(models.Model):
         constraints = [
             models.CheckConstraint(condition=models.Q(first_dealer__lte=3), name="match_first_dealer_seat"),
             models.CheckConstraint(
-                condition=models.Q(winner__isnull=True) | models.Q(winner__in=[0, 1]), name="match_winner_team"
+                condition=models.Q(winner__isnull=True) | models.Q(winner__in=[0, 1]),
+                name="match_winner_team",
             ),
         ]
 
@@ -72,9 +73,13 @@ class Match(models.Model):
 
 class Deal(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
-    position = models.PositiveIntegerField(help_text="Playing order within the match; deleted deals keep theirs")
+    position = models.PositiveIntegerField(
+        help_text="Playing order within the match; deleted deals keep theirs"
+    )
     data = models.JSONField(help_text="The deal as in FORMAT.md")
-    client_key = models.UUIDField(null=True, blank=True, help_text="Sent with the form: a resend records once")
+    client_key = models.UUIDField(
+        null=True, blank=True, help_text="Sent with the form: a resend records once"
+    )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -70,7 +70,8 @@ def match_new(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("scoring:match", pk=match.pk)
     status = INVALID if form.errors else 200
-    context = {"form": form, "player_names": selectors.player_names()}
+    teams = {t.pk: [t.name, t.player_a.name, t.player_b.name] for t in selectors.team_list()}
+    context = {"form": form, "player_names": selectors.player_names(), "teams": teams}
     return render(request, "scoring/match_new.html", context, status=status)
 
 

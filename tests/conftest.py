@@ -18,4 +18,9 @@ def match(db, user):
 
 def made(maker=0, cards=(90, 62), last_trick=0, melds=((), ())):
     """A deal dict in the FORMAT.md shape."""
-    return {"maker": maker, "card_points": list(cards), "last_trick": last_trick, "melds": [list(m) for m in melds]}
+    return {
+        "maker": maker,
+        "card_points": list(cards),
+        "last_trick": last_trick,
+        "melds": [list(m) for m in melds],
+    }

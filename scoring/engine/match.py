@@ -11,7 +11,9 @@ from .rulesets import Progress, get_ruleset
 from .types import SEATS, Deal, DealScore, Sheet, SheetRow, Status
 
 
-def score_deal(ruleset: str, deal: Deal, options: Mapping[str, Any] | None = None, held: int = 0) -> DealScore:
+def score_deal(
+    ruleset: str, deal: Deal, options: Mapping[str, Any] | None = None, held: int = 0
+) -> DealScore:
     """Check and score one deal on its own."""
     rules = get_ruleset(ruleset)
     opts = rules.options(options)
@@ -51,7 +53,9 @@ def replay(
             raise error.at(position) from None
         in_tie_break = progress.status == Status.TIE_BREAK and not deal.thrown_in
         totals = (progress.totals[0] + score.scores[0], progress.totals[1] + score.scores[1])
-        progress = rules.settle(dataclasses.replace(progress, totals=totals, held=score.held), deal, score, opts)
+        progress = rules.settle(
+            dataclasses.replace(progress, totals=totals, held=score.held), deal, score, opts
+        )
         rows.append(
             SheetRow(
                 number=position + 1,

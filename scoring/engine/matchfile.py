@@ -69,7 +69,9 @@ def load_match(data: Any) -> MatchFile:
     Raises ``ScoringError`` naming the deal and field of the first fault.
     """
     if not isinstance(data, Mapping):
-        raise ScoringError("a match file is a JSON object with ruleset, options, teams, first_dealer and deals")
+        raise ScoringError(
+            "a match file is a JSON object with ruleset, options, teams, first_dealer and deals"
+        )
     unknown = sorted(set(data) - set(TOP_FIELDS))
     if unknown:
         raise ScoringError(f"unknown field; a match file has {', '.join(TOP_FIELDS)}", field=unknown[0])
@@ -102,5 +104,7 @@ def loads(text: str) -> MatchFile:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ScoringError(f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+        raise ScoringError(
+            f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
     return load_match(data)

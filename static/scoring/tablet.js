@@ -83,7 +83,31 @@
 
   document.addEventListener("input", function (e) { const f = form(e.target); if (f) refresh(f); });
 
-  function init() { document.querySelectorAll("form.deal-form").forEach(refresh); }
+  // Start a match: an earlier team fills its fields; the dealer buttons show the players' names.
+  function seatLabels() {
+    document.querySelectorAll("input[data-seat]").forEach(function (input) {
+      const label = document.querySelector(`[data-seat-label="${input.dataset.seat}"]`);
+      if (label) label.textContent = input.value.trim() || "Seat " + (parseInt(input.dataset.seat, 10) + 1);
+    });
+  }
+  document.addEventListener("input", function (e) { if (e.target.matches("input[data-seat]")) seatLabels(); });
+  document.addEventListener("change", function (e) {
+    const pick = e.target.closest("select[name$='_pick']");
+    const data = document.getElementById("earlier-teams");
+    if (!pick || !data || !pick.value) return;
+    const team = JSON.parse(data.textContent)[pick.value];
+    const prefix = pick.name.replace("_pick", "");
+    [["_name", 0], ["_player_a", 1], ["_player_b", 2]].forEach(function (pair) {
+      const field = document.querySelector(`input[name="${prefix + pair[0]}"]`);
+      if (field) field.value = team[pair[1]];
+    });
+    seatLabels();
+  });
+
+  function init() {
+    seatLabels();
+    document.querySelectorAll("form.deal-form").forEach(refresh);
+  }
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:afterSettle", init);
 })();

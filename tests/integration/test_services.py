@@ -20,8 +20,12 @@ def test_match_create_seats_partners_opposite_and_keeps_every_option(match):
     assert [p.name for p in match.seats] == ["Nikos", "Giorgos", "Eleni", "Maria"]
     assert match.team0.players == (match.seat0, match.seat2)
     assert match.options == {
-        "target": 1000, "ties_hang": False, "best_melds_only": False, "capo_100": False, "partner_relief": False
-    }  # fmt: skip
+        "target": 1000,
+        "ties_hang": False,
+        "best_melds_only": False,
+        "capo_100": False,
+        "partner_relief": False,
+    }
     assert match.target == 1000
     assert match.status == "in_progress"
 
@@ -79,7 +83,14 @@ def test_same_client_key_records_once(match):
         (made(melds=(("mpourloto",), ("mpourloto",))), "melds", "mpourloto"),
         (made(melds=(("seq3",) * 5, ())), "melds[0]", "at most 4"),
     ],
-    ids=["cards-not-152", "capo-without-all-cards", "no-last-trick", "no-such-team", "two-mpourloto", "too-many"],
+    ids=[
+        "cards-not-152",
+        "capo-without-all-cards",
+        "no-last-trick",
+        "no-such-team",
+        "two-mpourloto",
+        "too-many",
+    ],
 )
 def test_bad_deal_is_refused_with_a_clear_message_and_nothing_changes(match, deal, field, words):
     services.deal_record(match=match, deal=made())

@@ -13,7 +13,9 @@ def get_ruleset(key: str) -> RuleSet:
     try:
         return RULESETS[key]
     except KeyError:
-        raise ScoringError(f"unknown rule set {key!r}; known: {', '.join(RULESETS)}", field="ruleset") from None
+        raise ScoringError(
+            f"unknown rule set {key!r}; known: {', '.join(RULESETS)}", field="ruleset"
+        ) from None
 
 
 __all__ = ["RULESETS", "Progress", "RuleSet", "get_ruleset"]

@@ -96,7 +96,9 @@ class RuleSet:
         a, b = deal.card_points or (0, 0)
         for team, points in enumerate((a, b)):
             if not 0 <= points <= total:
-                raise ScoringError(f"card points must lie between 0 and {total}", field=f"card_points[{team}]")
+                raise ScoringError(
+                    f"card points must lie between 0 and {total}", field=f"card_points[{team}]"
+                )
         if a + b != total:
             raise ScoringError(
                 f"the two teams' card points must add up to {total} (they add up to {a} + {b} = {a + b})",
@@ -108,6 +110,8 @@ class RuleSet:
                     f"a team that took every trick has all {total} card points", field="card_points"
                 )
             if deal.last_trick is not None and deal.last_trick != deal.capot:
-                raise ScoringError("the team that took every trick also took the last one", field="last_trick")
+                raise ScoringError(
+                    "the team that took every trick also took the last one", field="last_trick"
+                )
         elif deal.last_trick is None:
             raise ScoringError("missing: the team that won the last trick", field="last_trick")

@@ -49,8 +49,9 @@ class Mpourloto(RuleSet):
         if deal.contract is not None:
             c = deal.contract
             if c.suit in ("notrump", "alltrump") or c.bid is not None or c.multiplier != 1:
-                raise ScoringError("Mpourloto has no auction: at most a trump suit, no bid, no doubling",
-                                   field="contract")
+                raise ScoringError(
+                    "Mpourloto has no auction: at most a trump suit, no bid, no doubling", field="contract"
+                )
         if deal.solo_capot:
             raise ScoringError("Mpourloto has no solo capo", field="solo_capot")
         if deal.belote != (0, 0):

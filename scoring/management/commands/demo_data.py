@@ -39,7 +39,9 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, **options):
         User = get_user_model()
-        user, created = User.objects.get_or_create(username="demo", defaults={"is_staff": True, "is_superuser": True})
+        user, created = User.objects.get_or_create(
+            username="demo", defaults={"is_staff": True, "is_superuser": True}
+        )
         if created:
             user.set_password("demo")
             user.save()
@@ -52,7 +54,9 @@ class Command(BaseCommand):
         while Match.objects.get(pk=finished.pk).status != Match.Status.FINISHED:
             services.deal_record(match=finished, deal=demo_deal(rng, number), user=user)
             number += 1
-        playing = services.match_create(teams=TEAMS[:2], options={"target": 1000}, first_dealer=0, created_by=user)
+        playing = services.match_create(
+            teams=TEAMS[:2], options={"target": 1000}, first_dealer=0, created_by=user
+        )
         for number in range(6):
             services.deal_record(match=playing, deal=demo_deal(rng, number), user=user)
         self.stdout.write(
