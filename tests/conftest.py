@@ -1,8 +1,6 @@
 import pytest
 
-from scoring import services
-
-TEAMS = [("Kafeneio A", ("Nikos", "Eleni")), ("Kafeneio B", ("Giorgos", "Maria"))]
+from tests.factories import TEAMS
 
 
 @pytest.fixture
@@ -13,14 +11,6 @@ def user(django_user_model):
 @pytest.fixture
 def match(db, user):
     """A fresh Mpourloto match to 1000; Nikos (seat 0) deals first."""
+    from scoring import services
+
     return services.match_create(teams=TEAMS, first_dealer=0, created_by=user)
-
-
-def made(maker=0, cards=(90, 62), last_trick=0, melds=((), ())):
-    """A deal dict in the FORMAT.md shape."""
-    return {
-        "maker": maker,
-        "card_points": list(cards),
-        "last_trick": last_trick,
-        "melds": [list(m) for m in melds],
-    }

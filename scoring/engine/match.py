@@ -36,7 +36,7 @@ def replay(
     """
     rules = get_ruleset(ruleset)
     opts = rules.options(options)
-    if first_dealer not in SEATS or isinstance(first_dealer, bool):
+    if type(first_dealer) is not int or first_dealer not in SEATS:
         raise ScoringError("must be a seat: 0, 1, 2 or 3", field="first_dealer")
     progress = Progress()
     dealer = first_dealer

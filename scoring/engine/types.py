@@ -6,6 +6,7 @@ deal saved in the database are the same ``Deal``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -62,7 +63,7 @@ class Contract:
         if bid is not None and not _is_int(bid):
             raise ScoringError("must be a whole number", field="contract.bid")
         multiplier = data.get("multiplier", 1)
-        if multiplier not in (1, 2, 4) or isinstance(multiplier, bool):
+        if type(multiplier) is not int or multiplier not in (1, 2, 4):
             raise ScoringError("must be 1, 2 (contra) or 4 (sur-contra)", field="contract.multiplier")
         return cls(suit=suit, bid=bid, multiplier=multiplier)
 
@@ -77,29 +78,37 @@ class Contract:
 
 
 def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int  # not bool, not 1.0
 
 
-def _team(value: Any, name: str, *, optional: bool = False) -> int | None:
+def _team(value: Any, name: str, *, optional: bool = False) -> None:
     if value is None and optional:
-        return None
-    if value not in TEAMS or isinstance(value, bool):
+        return
+    if not _is_int(value) or value not in TEAMS:
         raise ScoringError("must be a team: 0 or 1" + (" (or null)" if optional else ""), field=name)
-    return value
 
 
-def _pair_of_ints(value: Any, name: str) -> tuple[int, int]:
-    if not isinstance(value, list | tuple) or len(value) != 2:
+def _pair_of_ints(value: Any, name: str) -> None:
+    if not isinstance(value, tuple) or len(value) != 2:
         raise ScoringError("must be a list of two numbers, one per team", field=name)
     for i, item in enumerate(value):
         if not _is_int(item):
             raise ScoringError("must be a whole number", field=f"{name}[{i}]")
-    return (value[0], value[1])
+
+
+def _tuples(value: Any) -> Any:
+    """JSON lists become tuples (the deal is frozen); anything else is left for the checks."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list | tuple) else value
 
 
 @dataclass(frozen=True)
 class Deal:
-    """One deal as the table reports it (FORMAT.md, "a deal")."""
+    """One deal as the table reports it (FORMAT.md, "a deal").
+
+    The shape is checked however the deal is made (from a match file or in
+    code): a bad field raises ``ScoringError`` naming it. Whether the deal
+    could have happened is the rule set's check.
+    """
 
     thrown_in: bool = False
     maker: int | None = None
@@ -117,6 +126,41 @@ class Deal:
         "solo_capot", "melds", "belote", "declarations_winner",
     )  # fmt: skip
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.thrown_in, bool):
+            raise ScoringError("must be true or false", field="thrown_in")
+        if self.thrown_in:
+            for f in dataclasses.fields(self)[1:]:
+                value = getattr(self, f.name)
+                if value != f.default or type(value) is not type(f.default):
+                    raise ScoringError("a thrown-in deal has no other fields", field=f.name)
+            return
+        if self.maker is None:
+            raise ScoringError("missing: the team that took trumps (0 or 1)", field="maker")
+        _team(self.maker, "maker")
+        if self.contract is not None and not isinstance(self.contract, Contract):
+            raise ScoringError("must be an object with suit, bid and multiplier", field="contract")
+        if self.card_points is None:
+            raise ScoringError("missing: both teams' card points", field="card_points")
+        _pair_of_ints(self.card_points, "card_points")
+        _team(self.last_trick, "last_trick", optional=True)
+        _team(self.capot, "capot", optional=True)
+        if not isinstance(self.solo_capot, bool):
+            raise ScoringError("must be true or false", field="solo_capot")
+        if not isinstance(self.melds, tuple) or len(self.melds) != 2:
+            raise ScoringError("must be two lists, one per team", field="melds")
+        for t, team_melds in enumerate(self.melds):
+            if not isinstance(team_melds, tuple):
+                raise ScoringError("must be a list of meld names", field=f"melds[{t}]")
+            for j, code in enumerate(team_melds):
+                if code not in MELD_CODES:
+                    raise ScoringError(
+                        f"unknown meld {code!r}; melds are {', '.join(MELD_CODES)}", field=f"melds[{t}][{j}]"
+                    )
+        _pair_of_ints(self.belote, "belote")
+        if self.declarations_winner != "equal":
+            _team(self.declarations_winner, "declarations_winner", optional=True)
+
     @classmethod
     def from_dict(cls, data: Any) -> Deal:
         """Read a deal of the match file; shape errors name the field."""
@@ -125,49 +169,10 @@ class Deal:
         unknown = set(data) - set(cls.FIELDS)
         if unknown:
             raise ScoringError(f"unknown field; a deal has {', '.join(cls.FIELDS)}", field=sorted(unknown)[0])
-        thrown_in = data.get("thrown_in", False)
-        if not isinstance(thrown_in, bool):
-            raise ScoringError("must be true or false", field="thrown_in")
-        if thrown_in:
-            extra = [k for k in data if k != "thrown_in" and data[k] not in (None, False)]
-            if extra:
-                raise ScoringError("a thrown-in deal has no other fields", field=extra[0])
-            return cls(thrown_in=True)
-        if "maker" not in data:
-            raise ScoringError("missing: the team that took trumps (0 or 1)", field="maker")
-        if "card_points" not in data:
-            raise ScoringError("missing: both teams' card points", field="card_points")
-        melds_raw = data.get("melds", [[], []])
-        if not isinstance(melds_raw, list | tuple) or len(melds_raw) != 2:
-            raise ScoringError("must be two lists, one per team", field="melds")
-        melds: list[tuple[str, ...]] = []
-        for t, team_melds in enumerate(melds_raw):
-            if not isinstance(team_melds, list | tuple):
-                raise ScoringError("must be a list of meld names", field=f"melds[{t}]")
-            for j, code in enumerate(team_melds):
-                if code not in MELD_CODES:
-                    raise ScoringError(
-                        f"unknown meld {code!r}; melds are {', '.join(MELD_CODES)}", field=f"melds[{t}][{j}]"
-                    )
-            melds.append(tuple(team_melds))
-        solo_capot = data.get("solo_capot", False)
-        if not isinstance(solo_capot, bool):
-            raise ScoringError("must be true or false", field="solo_capot")
-        winner = data.get("declarations_winner")
-        if winner is not None and winner != "equal":
-            _team(winner, "declarations_winner")
-        contract = data.get("contract")
-        return cls(
-            maker=_team(data["maker"], "maker"),
-            contract=None if contract is None else Contract.from_dict(contract),
-            card_points=_pair_of_ints(data["card_points"], "card_points"),
-            last_trick=_team(data.get("last_trick"), "last_trick", optional=True),
-            capot=_team(data.get("capot"), "capot", optional=True),
-            solo_capot=solo_capot,
-            melds=(melds[0], melds[1]),
-            belote=_pair_of_ints(data.get("belote", [0, 0]), "belote"),
-            declarations_winner=winner,
-        )
+        values = {name: _tuples(value) for name, value in data.items() if value is not None}
+        if "contract" in values:
+            values["contract"] = Contract.from_dict(data["contract"])
+        return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
         """The deal in the match-file shape, leaving out what is not set."""
@@ -189,7 +194,6 @@ class Deal:
         if self.declarations_winner is not None:
             out["declarations_winner"] = self.declarations_winner
         return out
-
 
 @dataclass(frozen=True)
 class DealScore:

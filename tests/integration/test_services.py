@@ -7,7 +7,7 @@ import pytest
 from players.models import Player, Team
 from scoring import engine, selectors, services
 from scoring.models import Deal, Match
-from tests.conftest import TEAMS, made
+from tests.factories import TEAMS, made
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.models import Deal, Match
-from tests.conftest import TEAMS, made
+from tests.factories import TEAMS, made
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

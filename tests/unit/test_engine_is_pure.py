@@ -58,10 +58,14 @@ def test_engine_module_imports_no_framework(path):
         pytest.param("from django.db import models", {"django"}, id="from-import"),
         pytest.param("import rest_framework.serializers as s", {"rest_framework"}, id="dotted-import"),
         pytest.param("def f():\n    from celery import shared_task", {"celery"}, id="inside-a-function"),
-        pytest.param("import importlib\nimportlib.import_module('django.conf')", {"importlib", "django"},
-                     id="import-module"),
-        pytest.param("from . import types\nfrom .rulesets import base", set(),
-                     id="relative-imports-are-fine"),
+        pytest.param(
+            "import importlib\nimportlib.import_module('django.conf')",
+            {"importlib", "django"},
+            id="import-module",
+        ),
+        pytest.param(
+            "from . import types\nfrom .rulesets import base", set(), id="relative-imports-are-fine"
+        ),
     ],
 )
 def test_the_check_sees_every_kind_of_import(source, caught):

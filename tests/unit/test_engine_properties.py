@@ -127,8 +127,9 @@ def deals(draw, options: dict, thrown_in: bool = True) -> Deal:
     tie = (zero[1] - zero[0]) // 2  # always even: 152, 10 and melds are even
     aim_for_a_tie = 0 <= tie <= 152 and draw(st.integers(0, 3)) == 0
     first = tie if aim_for_a_tie else draw(st.integers(0, 152))
-    return Deal(maker=maker, card_points=(first, 152 - first), last_trick=last, melds=melds,
-                declarations_winner=named)  # fmt: skip
+    return Deal(
+        maker=maker, card_points=(first, 152 - first), last_trick=last, melds=melds, declarations_winner=named
+    )
 
 
 @st.composite
