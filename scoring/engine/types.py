@@ -195,6 +195,7 @@ class Deal:
             out["declarations_winner"] = self.declarations_winner
         return out
 
+
 @dataclass(frozen=True)
 class DealScore:
     """What one deal gives: the rule set's verdict on it."""

@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import ScoringError
 from ..types import Deal, DealScore, Status
+
+LAST_TRICK = 10
+SUIT_CONTRACTS = ("clubs", "diamonds", "hearts", "spades")
+DECK_TOTALS = {**dict.fromkeys(SUIT_CONTRACTS, 152), "notrump": 120, "alltrump": 248}
+# Declarations of Pilotta and the Belotes (RULES.md §2, §3, §4): four 8s or 7s score nothing.
+DECLARATION_POINTS = {
+    "seq3": 20,
+    "seq4": 50,
+    "seq5": 100,
+    "four": 100,  # four A, K, Q or 10
+    "fourJ": 200,
+    "four9": 150,
+    "four8": 0,
+    "four7": 0,
+}
+SEQUENCES = ("seq3", "seq4", "seq5")
+MELDS_PER_TEAM = 4  # at most 2 melds in a player's 8 cards
+RANK_FOURS = ("fourJ", "four9", "four8", "four7")  # each rank can be shown once per deal
+BELOTE = 20
 
 
 @dataclass(frozen=True)
@@ -91,6 +111,62 @@ class RuleSet:
 
     # Shared checks -----------------------------------------------------------
 
+    def check_melds(self, deal: Deal, allowed: Mapping[str, int], *, any_rank_four: bool = False) -> None:
+        """Melds this game knows, at most 4 a team, each rank's four once a deal.
+
+        ``any_rank_four``: the game scores every four alike, so ``four`` may be any rank.
+        """
+        per_team = MELDS_PER_TEAM
+        for team, melds in enumerate(deal.melds):
+            for j, code in enumerate(melds):
+                if code not in allowed:
+                    raise ScoringError(
+                        f"{self.name} has no meld {code!r}; its melds are {', '.join(allowed)}",
+                        field=f"melds[{team}][{j}]",
+                    )
+            if len([m for m in melds if m != "mpourloto"]) > per_team:
+                raise ScoringError(
+                    f"a team can show at most {per_team} melds (two per player)", field=f"melds[{team}]"
+                )
+        counts = Counter(deal.melds[0]) + Counter(deal.melds[1])
+        for code in RANK_FOURS:
+            if counts[code] > 1:
+                raise ScoringError(f"a deal has only one {_FOUR_WORDS[code]}", field="melds")
+        if counts["four"] > 4 and not any_rank_four:
+            raise ScoringError("there are only four ranks (A, K, Q, 10) for 'four'", field="melds")
+
+    def check_belote(self, deal: Deal, most: int) -> None:
+        """Belotes (K+Q of a trump suit) per team: none below zero, ``most`` in the deal."""
+        for team, count in enumerate(deal.belote):
+            if count < 0:
+                raise ScoringError("cannot be below 0", field=f"belote[{team}]")
+        if sum(deal.belote) > most:
+            if most == 0:
+                raise ScoringError("no belote here: there is no trump suit", field="belote")
+            raise ScoringError(
+                f"at most {most} belote{'s' if most > 1 else ''} in a deal (K+Q of a trump suit)",
+                field="belote",
+            )
+
+    def check_contract(self, deal: Deal, *, suits: tuple[str, ...], bid: bool = False, doubling: bool = True):
+        """The contract this game records: its suits, a bid or none, doubling or none."""
+        contract = deal.contract
+        if contract is None:
+            raise ScoringError(
+                "missing: the contract (suit" + (", bid" if bid else "") + ")", field="contract"
+            )
+        if contract.suit not in suits:
+            raise ScoringError(f"must be one of {', '.join(suits)}", field="contract.suit")
+        if bid:
+            if contract.bid is None:
+                raise ScoringError("missing: the bid (80, 90, 100 …)", field="contract.bid")
+            if contract.bid < 80 or contract.bid % 10:
+                raise ScoringError("bids go in tens from 80: 80, 90, 100 …", field="contract.bid")
+        elif contract.bid is not None:
+            raise ScoringError(f"{self.name} has no bid", field="contract.bid")
+        if not doubling and contract.multiplier != 1:
+            raise ScoringError(f"{self.name} has no contra", field="contract.multiplier")
+
     def check_card_points(self, deal: Deal, total: int) -> None:
         """Card points of both teams add up to the deck; a capot team has them all."""
         a, b = deal.card_points or (0, 0)
@@ -115,3 +191,11 @@ class RuleSet:
                 )
         elif deal.last_trick is None:
             raise ScoringError("missing: the team that won the last trick", field="last_trick")
+
+
+_FOUR_WORDS = {
+    "fourJ": "four of a kind of Jacks",
+    "four9": "four of a kind of 9s",
+    "four8": "four of a kind of 8s",
+    "four7": "four of a kind of 7s",
+}

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from dataclasses import dataclass
 
 from ..errors import ScoringError
 from ..types import Deal, DealScore, Result, Status
-from .base import Progress, RuleSet
+from .base import LAST_TRICK, Progress, RuleSet
 
 MELD_POINTS = {
     "seq3": 20,
@@ -21,9 +20,6 @@ MELD_POINTS = {
     "four7": 100,
     "mpourloto": 20,
 }
-MELDS_PER_TEAM = 4  # at most 2 melds in a player's 8 cards
-ONE_OF_A_KIND = ("fourJ", "four9", "four8", "four7", "mpourloto")  # each can be held once per deal
-LAST_TRICK = 10
 CAPO_BONUS = 90  # replaces the 10 for the last trick when the other team took no trick
 CAPO_100 = 100  # option capo_100
 
@@ -57,17 +53,9 @@ class Mpourloto(RuleSet):
         if deal.belote != (0, 0):
             raise ScoringError("in Mpourloto the K+Q of trumps is the 'mpourloto' meld", field="belote")
         self.check_card_points(deal, self.deck_total)
-        for team, melds in enumerate(deal.melds):
-            plain = [m for m in melds if m != "mpourloto"]
-            if len(plain) > MELDS_PER_TEAM:
-                raise ScoringError(
-                    f"a team can show at most {MELDS_PER_TEAM} melds (two per player)", field=f"melds[{team}]"
-                )
-        counts = Counter(deal.melds[0]) + Counter(deal.melds[1])
-        for code in ONE_OF_A_KIND:
-            if counts[code] > 1:
-                what = "one mpourloto (K+Q of trumps)" if code == "mpourloto" else f"one {_MELD_WORDS[code]}"
-                raise ScoringError(f"a deal has only {what}", field="melds")
+        self.check_melds(deal, MELD_POINTS, any_rank_four=True)
+        if deal.melds[0].count("mpourloto") + deal.melds[1].count("mpourloto") > 1:
+            raise ScoringError("a deal has only one mpourloto (K+Q of trumps)", field="melds")
         if deal.declarations_winner == "equal":
             raise ScoringError("name the team whose melds count: 0 or 1", field="declarations_winner")
         if opts.best_melds_only and self._meld_contest(deal) is None and deal.declarations_winner is None:
@@ -142,11 +130,3 @@ class Mpourloto(RuleSet):
         if a == b:
             return dataclasses.replace(progress, status=Status.TIE_BREAK, tie_break_deals=0)
         return dataclasses.replace(progress, status=Status.FINISHED, winner=0 if a > b else 1)
-
-
-_MELD_WORDS = {
-    "fourJ": "four of a kind of Jacks",
-    "four9": "four of a kind of 9s",
-    "four8": "four of a kind of 8s",
-    "four7": "four of a kind of 7s",
-}
