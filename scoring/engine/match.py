@@ -67,6 +67,7 @@ def replay(
                 totals=totals,
                 held=score.held,
                 tie_break=in_tie_break,
+                raw=score.raw,
             )
         )
         dealer = rules.next_dealer(dealer, deal)

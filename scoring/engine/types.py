@@ -205,6 +205,7 @@ class DealScore:
     points: tuple[int, int] = (0, 0)  # each team's points at the table, before the verdict
     held: int = 0  # points hanging after the deal
     winner: int | None = None  # the team that won the deal, if one did
+    raw: tuple[int, int] | None = None  # games counting in tens: the points given, before rounding
 
 
 @dataclass(frozen=True)
@@ -218,9 +219,10 @@ class SheetRow:
     totals: tuple[int, int]
     held: int
     tie_break: bool = False
+    raw: tuple[int, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "scores": list(self.scores),
             "result": str(self.result),
             "totals": list(self.totals),
@@ -229,6 +231,9 @@ class SheetRow:
             "held": self.held,
             "tie_break": self.tie_break,
         }
+        if self.raw is not None:
+            out["raw"] = list(self.raw)
+        return out
 
 
 @dataclass(frozen=True)

@@ -73,8 +73,8 @@
       if (r) r.checked = true;
     }
     const last = checked(f, "last_trick");
-    if (e.target.name === "last_trick" && last && last.startsWith("capo")) {
-      // Capo: that team has every card point.
+    if (last && last.startsWith("capo") && ["last_trick", "maker", "points_team"].includes(e.target.name)) {
+      // Capo: that team has every card point, whichever team the number is for.
       const team = checked(f, "points_team") || "0";
       setPoints(f, last.endsWith(team) ? String(DECK) : "0");
     }

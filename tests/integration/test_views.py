@@ -225,3 +225,10 @@ def test_tie_break_deals_are_marked(client):
 
 def test_unknown_match_is_404(client, db):
     assert client.get(reverse("scoring:match", args=[999])).status_code == 404
+
+
+def test_undo_message_is_shown_in_the_swapped_area(client, match):
+    services.deal_record(match=match, deal=made())
+    response = client.post(reverse("scoring:deal_undo", args=[match.pk]), **HTMX)
+    assert "The last deal was taken back" in response.text
+    assert "The last deal was taken back" not in client.get(reverse("scoring:match", args=[match.pk])).text

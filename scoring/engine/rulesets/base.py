@@ -54,6 +54,7 @@ class RuleSet:
     name: ClassVar[str]
     Options: ClassVar[type]
     deck_total: ClassVar[int] = 152  # card points without the last trick
+    counts_in_tens: ClassVar[bool] = False  # scores are match points: raw points rounded to tens
 
     # Options -----------------------------------------------------------------
 
@@ -103,7 +104,12 @@ class RuleSet:
     # The end of the match ----------------------------------------------------
 
     def settle(self, progress: Progress, deal: Deal, score: DealScore, opts: Any) -> Progress:
-        """After a deal: won, or equal over the target (play on deal by deal)."""
+        """After a deal: won, or equal over the target (play on deal by deal).
+
+        A thrown-in deal decides nothing: the totals are as they were.
+        """
+        if deal.thrown_in:
+            return progress
         a, b = progress.totals
         if max(a, b) >= opts.target and a != b:
             return dataclasses.replace(progress, status=Status.FINISHED, winner=0 if a > b else 1)
@@ -199,3 +205,13 @@ _FOUR_WORDS = {
     "four8": "four of a kind of 8s",
     "four7": "four of a kind of 7s",
 }
+
+
+def tens(points: int, limit: int, *, up: bool) -> int:
+    """Points to match points: below the limit digit down, above it up, on it as ``up`` says."""
+    q, d = divmod(points, 10)
+    if d < limit:
+        return q
+    if d > limit:
+        return q + 1
+    return q + 1 if up else q
