@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from ..errors import ScoringError
 from .base import Progress, RuleSet
+from .bulgarian import Bulgarian
+from .french import Classic, French
 from .mpourloto import Mpourloto
+from .pilotta import Pilotta
 
-RULESETS: dict[str, RuleSet] = {rules.key: rules for rules in (Mpourloto(),)}
+RULESETS: dict[str, RuleSet] = {
+    rules.key: rules for rules in (Mpourloto(), Pilotta(), Bulgarian(), French(), Classic())
+}
 
 
 def get_ruleset(key: str) -> RuleSet:
