@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -10,28 +12,95 @@ from django import forms
 from players.models import Team
 
 from . import engine
+from .engine.rulesets.base import DECK_TOTALS
 
 TEAM_CHOICES = [(0, "Team 1"), (1, "Team 2")]
-LAST_TRICK_CHOICES = [("0", "Team 1"), ("1", "Team 2"), ("capo0", "Team 1 capo"), ("capo1", "Team 2 capo")]
+LAST_TRICK_CHOICES = [("0", "Team 1"), ("1", "Team 2"), ("capo0", "Team 1 capot"), ("capo1", "Team 2 capot")]
+SUIT_LABELS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "notrump": "NT", "alltrump": "AT"}
+SUIT_NAMES = {
+    "clubs": "clubs",
+    "diamonds": "diamonds",
+    "hearts": "hearts",
+    "spades": "spades",
+    "notrump": "no trumps",
+    "alltrump": "all trumps",
+}
+BID_CHIPS = tuple(range(80, 170, 10))  # higher bids are typed
+MULTIPLIERS = [(1, "×1"), (2, "×2 contra"), (4, "×4 re-contra")]
 
-# The meld chips of the Mpourloto pad, in the order they are shown.
-MPOURLOTO_CHIPS = [
-    ("seq3", "+20", "sequence of 3"),
-    ("seq4", "+50", "sequence of 4"),
-    ("seq5", "+100 seq", "sequence of 5 or more"),
-    ("four", "+100 four", "four of a kind"),
-    ("mpourloto", "K+Q", "mpourloto: K+Q of trumps (20)"),
-]
+
+@dataclass(frozen=True)
+class Chip:
+    code: str
+    label: str
+    title: str
+    most: int = 4
 
 
-def _meld_field(code: str) -> forms.IntegerField:
-    limit = 1 if code == "mpourloto" else 4
+@dataclass(frozen=True)
+class Pad:
+    """What a game's deal pad asks, in the order the table announces it."""
+
+    maker_label: str
+    capot_word: str
+    chips: tuple[Chip, ...] = ()
+    suits: tuple[str, ...] = ()  # the contract's suits to tap; none: no contract asked
+    bids: bool = False
+    doubling: bool = False
+    belotes: int = 0  # at most this many belotes a team; 0: no belote chip
+    contest: str | None = None  # "melds" (option), "declarations" or "sequences"
+    solo_capot: bool = False
+
+
+MPOURLOTO_CHIPS = (
+    Chip("seq3", "+20", "sequence of 3"),
+    Chip("seq4", "+50", "sequence of 4"),
+    Chip("seq5", "+100 seq", "sequence of 5 or more"),
+    Chip("four", "+100 four", "four of a kind"),
+    Chip("mpourloto", "K+Q", "mpourloto: K+Q of trumps (20)", most=1),
+)
+DECLARATION_CHIPS = (
+    Chip("seq3", "+20", "tierce: sequence of 3"),
+    Chip("seq4", "+50", "quarte: sequence of 4"),
+    Chip("seq5", "+100 seq", "quint: sequence of 5 or more"),
+    Chip("four", "+100 4×", "four A, K, Q or 10"),
+    Chip("four9", "+150 4×9", "four 9s", most=1),
+    Chip("fourJ", "+200 4×J", "four Jacks", most=1),
+)
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+PADS = {
+    "mpourloto": Pad("Trumps", "capo", MPOURLOTO_CHIPS, contest="melds"),
+    "pilotta": Pad(
+        "Declarers",
+        "capot",
+        DECLARATION_CHIPS,
+        SUITS,
+        bids=True,
+        doubling=True,
+        belotes=1,
+        contest="declarations",
+    ),
+    "bulgarian": Pad(
+        "Contract",
+        "valat",
+        DECLARATION_CHIPS,
+        (*SUITS, "notrump", "alltrump"),
+        doubling=True,
+        belotes=4,
+        contest="sequences",
+    ),
+    "french": Pad("Taker", "capot", DECLARATION_CHIPS, belotes=1),
+    "classic": Pad("Taker", "capot", belotes=1, solo_capot=True),
+}
+
+
+def _count_field(most: int) -> forms.IntegerField:
     return forms.IntegerField(
         min_value=0,
-        max_value=limit,
+        max_value=most,
         initial=0,
         required=False,
-        error_messages={"max_value": f"at most {limit}", "min_value": "not below 0"},
+        error_messages={"max_value": f"at most {most}", "min_value": "not below 0"},
     )
 
 
@@ -57,13 +126,28 @@ class MatchForm(forms.Form):
         widget=forms.RadioSelect,
         label="First dealer",
     )
-    target = forms.IntegerField(min_value=1, max_value=100_000, initial=1000, label="Play to")
+    ruleset = forms.ChoiceField(
+        choices=[(key, rules.name) for key, rules in engine.RULESETS.items()],
+        initial="mpourloto",
+        widget=forms.RadioSelect,
+        label="Game",
+        required=False,
+    )
+    target = forms.IntegerField(
+        min_value=1, max_value=100_000, required=False, label="Play to",
+        help_text="Blank: the game's usual target.",
+    )  # fmt: skip
     ties_hang = forms.BooleanField(required=False, label="Ties hang (kremamena)")
     best_melds_only = forms.BooleanField(required=False, label="Only the best melds count")
     capo_100 = forms.BooleanField(required=False, label="Capo is worth 100")
     partner_relief = forms.BooleanField(required=False, label="No need to beat a partner's winning card")
-
-    OPTION_FIELDS = ("target", "ties_hang", "best_melds_only", "capo_100", "partner_relief")
+    capot_bonus = forms.TypedChoiceField(
+        coerce=int, choices=[(90, "90"), (100, "100")], initial=90, required=False, label="Capot bonus"
+    )
+    kirtik = forms.BooleanField(required=False, label="Kirtik: −10 for going inside or suffering a valat")
+    litige = forms.BooleanField(
+        required=False, label="Litige: a tie is not dedans, the taker's points are held"
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -75,6 +159,7 @@ class MatchForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        data["ruleset"] = data.get("ruleset") or "mpourloto"
         for t in (0, 1):
             picked = data.get(f"team{t}_pick")
             if picked is not None:
@@ -92,122 +177,204 @@ class MatchForm(forms.Form):
         return [(d[f"team{t}_name"], (d[f"team{t}_player_a"], d[f"team{t}_player_b"])) for t in (0, 1)]
 
     def options(self) -> dict[str, Any]:
-        return {name: self.cleaned_data[name] for name in self.OPTION_FIELDS}
+        """The chosen game's options only; a blank target is the game's own."""
+        rules = engine.RULESETS[self.cleaned_data["ruleset"]]
+        options = {}
+        for field in dataclasses.fields(rules.Options):
+            value = self.cleaned_data.get(field.name)
+            if value is not None and value != "":
+                options[field.name] = value
+        return options
 
 
 class DealForm(forms.Form):
-    """A Mpourloto deal as the table tells it: taps and one number."""
+    """A deal as the table tells it: taps and one number. The fields follow the game's pad."""
 
     client_key = forms.UUIDField(widget=forms.HiddenInput)
     thrown_in = forms.BooleanField(required=False, widget=forms.HiddenInput)
     maker = forms.TypedChoiceField(
-        coerce=int, choices=TEAM_CHOICES, widget=forms.RadioSelect, label="Trumps", required=False,
-        empty_value=None,
-    )  # fmt: skip
+        coerce=int, choices=TEAM_CHOICES, widget=forms.RadioSelect, required=False, empty_value=None
+    )
     points_team = forms.TypedChoiceField(
         coerce=int, choices=TEAM_CHOICES, widget=forms.RadioSelect, initial=0, required=False,
         label="Card points of",
     )  # fmt: skip
     card_points = forms.IntegerField(
-        min_value=0, max_value=152, required=False, label="Card points",
-        error_messages={
-            "min_value": "Card points are between 0 and 152.",
-            "max_value": "Card points are between 0 and 152: one deal has 152 in the cards.",
-        },
+        min_value=0, required=False, label="Card points",
+        error_messages={"min_value": "Card points are not below 0."},
     )  # fmt: skip
     last_trick = forms.ChoiceField(
         choices=LAST_TRICK_CHOICES, widget=forms.RadioSelect, label="Last trick", required=False
     )
-    declarations_winner = forms.TypedChoiceField(
-        coerce=int, choices=TEAM_CHOICES, widget=forms.RadioSelect, required=False, empty_value=None,
-        label="Equal best melds: whose count",
+    declarations_winner = forms.ChoiceField(
+        choices=[("0", "Team 1"), ("1", "Team 2"), ("equal", "Equal")], widget=forms.RadioSelect,
+        required=False,
     )  # fmt: skip
 
-    CHIPS = MPOURLOTO_CHIPS
-
-    def __init__(self, *args: Any, options: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, ruleset: str = "mpourloto", options: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.ruleset = ruleset
+        self.pad = PADS[ruleset]
         self.match_options = options or {}
+        pad = self.pad
+        if pad.suits:
+            self.fields["suit"] = forms.ChoiceField(
+                choices=[(s, SUIT_NAMES[s]) for s in pad.suits], widget=forms.RadioSelect, required=False
+            )
+        if pad.bids:
+            self.fields["bid"] = forms.IntegerField(min_value=80, max_value=1000, required=False)
+            self.fields["bid_more"] = forms.IntegerField(min_value=80, max_value=1000, required=False)
+        if pad.doubling:
+            self.fields["multiplier"] = forms.TypedChoiceField(
+                coerce=int, choices=MULTIPLIERS, widget=forms.RadioSelect, initial=1, required=False
+            )
         for team in (0, 1):
-            for code, _, _ in self.CHIPS:
-                self.fields[f"melds{team}_{code}"] = _meld_field(code)
+            for chip in pad.chips:
+                self.fields[f"melds{team}_{chip.code}"] = _count_field(chip.most)
+            if pad.belotes:
+                self.fields[f"belote{team}"] = _count_field(pad.belotes)
+        if pad.solo_capot:
+            self.fields["solo_capot"] = forms.BooleanField(required=False, label="Solo capot (one player)")
         if not self.is_bound and not self.initial.get("client_key"):
             self.initial["client_key"] = uuid.uuid4()
 
+    @property
+    def shows_contest(self) -> bool:
+        contest = self.pad.contest
+        return contest in ("declarations", "sequences") or (
+            contest == "melds" and bool(self.match_options.get("best_melds_only"))
+        )
+
     @classmethod
-    def initial_from(cls, deal: engine.Deal, client_key: uuid.UUID | None = None) -> dict[str, Any]:
+    def initial_from(cls, ruleset: str, deal: engine.Deal) -> dict[str, Any]:
         """Form values showing a recorded deal, for its correction."""
-        initial: dict[str, Any] = {"client_key": client_key or uuid.uuid4()}
+        initial: dict[str, Any] = {"client_key": uuid.uuid4()}
         if deal.thrown_in:
             return initial
+        pad = PADS[ruleset]
         initial.update(maker=deal.maker, points_team=deal.maker, card_points=deal.card_points[deal.maker])
         initial["last_trick"] = f"capo{deal.capot}" if deal.capot is not None else str(deal.last_trick)
-        if deal.declarations_winner in (0, 1):
-            initial["declarations_winner"] = deal.declarations_winner
-        chips = {code for code, _, _ in cls.CHIPS}
+        if deal.declarations_winner is not None:
+            initial["declarations_winner"] = str(deal.declarations_winner)
+        if deal.contract is not None:
+            initial.update(suit=deal.contract.suit, multiplier=deal.contract.multiplier)
+            if deal.contract.bid in BID_CHIPS:
+                initial["bid"] = deal.contract.bid
+            elif deal.contract.bid is not None:
+                initial["bid_more"] = deal.contract.bid
+        chips = {chip.code for chip in pad.chips}
         for team, melds in enumerate(deal.melds):
             for code in melds:
-                key = f"melds{team}_{code if code in chips else 'four'}"  # fourJ, four9…: one chip
+                key = f"melds{team}_{code if code in chips else 'four'}"  # Mpourloto: any four is one chip
                 initial[key] = initial.get(key, 0) + 1
+            initial[f"belote{team}"] = deal.belote[team]
+        initial["solo_capot"] = deal.solo_capot
         return initial
 
-    def meld_rows(self) -> list[tuple[int, list[tuple[Any, str, str]]]]:
-        """Per team, the bound meld fields with their chip labels, for the template."""
-        return [
-            (t, [(self[f"melds{t}_{code}"], label, title) for code, label, title in self.CHIPS])
-            for t in (0, 1)
-        ]
+    def meld_rows(self) -> list[tuple[int, list[tuple[Any, Chip]]]]:
+        """Per team, the bound meld fields with their chips, for the template."""
+        return [(t, [(self[f"melds{t}_{chip.code}"], chip) for chip in self.pad.chips]) for t in (0, 1)]
+
+    bid_chips = BID_CHIPS
+
+    def belote_fields(self) -> list[Any]:
+        return [self[f"belote{t}"] for t in (0, 1)] if self.pad.belotes else []
+
+    def suit_choices(self) -> list[tuple[str, str, str, int]]:
+        """(value, symbol, name, deck total) of each suit the pad offers."""
+        return [(s, SUIT_LABELS[s], SUIT_NAMES[s], DECK_TOTALS[s]) for s in self.pad.suits]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("thrown_in"):
             data["deal"] = {"thrown_in": True}
             return data
-        if data.get("maker") is None and "maker" not in self.errors:
-            self.add_error("maker", "Tap the team that made trumps.")
-        if not data.get("last_trick") and "last_trick" not in self.errors:
-            self.add_error("last_trick", "Tap the team that won the last trick (or took capo).")
+        pad = self.pad
+        required = [("maker", f"Tap the {pad.maker_label.lower()} team." if pad.maker_label != "Trumps"
+                     else "Tap the team that made trumps.")]  # fmt: skip
+        if pad.suits:
+            required.append(("suit", "Tap the contract's suit."))
+        required.append(("last_trick", f"Tap the team that won the last trick (or took {pad.capot_word})."))
+        for name, message in required:
+            if data.get(name) in (None, "") and name not in self.errors:
+                self.add_error(name, message)
+        bid = None
+        if pad.bids:
+            bid = data.get("bid_more") or data.get("bid")
+            if bid is None and "bid" not in self.errors and "bid_more" not in self.errors:
+                self.add_error("bid", "Tap the bid (80, 90, 100 …) or type a higher one.")
         if self.errors:
             return data
+        suit = data.get("suit")
+        total = DECK_TOTALS[suit] if suit else 152
         last = data["last_trick"]
         capot = int(last[-1]) if last.startswith("capo") else None
         typed, team = data.get("card_points"), data.get("points_team") or 0
+        if typed is not None and typed > total:
+            self.add_error(
+                "card_points", f"Card points are between 0 and {total}: one deal has {total} in the cards."
+            )
+            return data
         if capot is not None:
             cards = [0, 0]
-            cards[capot] = 152
+            cards[capot] = total
             if typed is not None and typed != cards[team]:
                 self.add_error(
                     "card_points",
-                    f"With capo, team {capot + 1} has all 152 card points and the other team none; "
-                    "clear the number or change the last trick.",
+                    f"With {pad.capot_word}, team {capot + 1} has all {total} card points and the other team "
+                    "none; clear the number or change the last trick.",
                 )
+                return data
         elif typed is None:
             self.add_error("card_points", "Type one team's card points.")
             return data
         else:
-            cards = [152 - typed, 152 - typed]
+            cards = [total - typed, total - typed]
             cards[team] = typed
-        melds = [
-            [code for code, _, _ in self.CHIPS for _ in range(data.get(f"melds{t}_{code}") or 0)]
-            for t in (0, 1)
-        ]
-        deal: dict[str, Any] = {"maker": data["maker"], "card_points": cards, "melds": melds}
+        deal: dict[str, Any] = {"maker": data["maker"]}
+        if pad.suits:
+            deal["contract"] = {"suit": suit, "multiplier": data.get("multiplier") or 1}
+            if pad.bids:
+                deal["contract"]["bid"] = bid
+        deal["card_points"] = cards
         if capot is not None:
             deal["capot"] = capot
+            if data.get("solo_capot"):
+                deal["solo_capot"] = True
         else:
             deal["last_trick"] = int(last)
-        if data.get("declarations_winner") is not None:
-            deal["declarations_winner"] = data["declarations_winner"]
+            if data.get("solo_capot"):
+                self.add_error(
+                    "solo_capot", f"A solo {pad.capot_word} is a {pad.capot_word}: tap it in Last trick."
+                )
+                return data
+        deal["melds"] = [
+            [chip.code for chip in pad.chips for _ in range(data.get(f"melds{t}_{chip.code}") or 0)]
+            for t in (0, 1)
+        ]
+        if pad.belotes:
+            deal["belote"] = [data.get(f"belote{t}") or 0 for t in (0, 1)]
+        winner = data.get("declarations_winner")
+        if winner and self.shows_contest:
+            deal["declarations_winner"] = winner if winner == "equal" else int(winner)
         data["deal"] = deal
         return data
 
     def add_scoring_error(self, error: engine.ScoringError) -> None:
         """Show the engine's refusal next to the field it concerns."""
-        field = (error.field or "").split("[")[0].split(".")[0]
+        field = (error.field or "").split("[")[0]
         target = {
             "card_points": "card_points",
             "last_trick": "last_trick",
             "maker": "maker",
             "declarations_winner": "declarations_winner",
+            "contract.suit": "suit",
+            "contract.bid": "bid",
+            "contract.multiplier": "multiplier",
+            "solo_capot": "solo_capot",
         }.get(field)
+        if target not in self.fields:
+            target = None
         self.add_error(target, error.message[:1].upper() + error.message[1:] + ".")

@@ -34,7 +34,7 @@ def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = 
         "match": match,
         "data": data,
         "sheet": data.sheet,
-        "form": form or DealForm(options=match.options),
+        "form": form or DealForm(ruleset=match.ruleset, options=match.options),
         "seat_names": [p.name for p in match.seats],
         "team_names": [t.name for t in match.teams],
         "to_go": [data.sheet.to_go(0), data.sheet.to_go(1)],
@@ -61,6 +61,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
         try:
             match = services.match_create(
                 teams=form.teams(),
+                ruleset=form.cleaned_data["ruleset"],
                 options=form.options(),
                 first_dealer=form.cleaned_data["first_dealer"],
                 created_by=_user(request),
@@ -83,7 +84,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(pk)
-    form = DealForm(request.POST, options=match.options)
+    form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
     if form.is_valid():
         try:
             services.deal_record(
@@ -106,7 +107,7 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """What the deal being typed would give, before it is saved (htmx)."""
     match = _match_or_404(pk)
-    form = DealForm(request.POST, options=match.options)
+    form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
     preview, problem = None, None
     if form.is_valid():
         sheet = selectors.match_sheet(match=match).sheet
@@ -142,7 +143,7 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     data = selectors.match_sheet(match=match)
     line = next((line for line in data.lines if line.deal.pk == deal.pk), None)
     if request.method == "POST" and deal.deleted_at is None:
-        form = DealForm(request.POST, options=match.options)
+        form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
         if form.is_valid():
             try:
                 services.deal_correct(deal=deal, data=form.cleaned_data["deal"], user=_user(request))
@@ -152,7 +153,8 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
                 messages.success(request, f"Deal {line.row.number} corrected.")
                 return redirect("scoring:match", pk=match.pk)
     else:
-        form = DealForm(initial=DealForm.initial_from(deal.as_engine()), options=match.options)
+        initial = DealForm.initial_from(match.ruleset, deal.as_engine())
+        form = DealForm(initial=initial, ruleset=match.ruleset, options=match.options)
     context = {
         "match": match,
         "deal": deal,

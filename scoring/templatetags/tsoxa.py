@@ -2,7 +2,9 @@
 
 from django import template
 
+from scoring import engine
 from scoring.engine.rulesets.mpourloto import MELD_POINTS
+from scoring.forms import PADS, SUIT_LABELS
 
 register = template.Library()
 
@@ -44,10 +46,75 @@ def result_label(result) -> str:
     return RESULT_LABELS.get(str(result), str(result))
 
 
+DECLARATION_LABELS = {
+    "seq3": "tierce",
+    "seq4": "quarte",
+    "seq5": "quint",
+    "four": "4×",
+    "fourJ": "4×J",
+    "four9": "4×9",
+    "four8": "4×8",
+    "four7": "4×7",
+}
+OPTION_LABELS = {
+    "ties_hang": "ties hang",
+    "best_melds_only": "best melds only",
+    "capo_100": "capo 100",
+    "partner_relief": "partner relief",
+    "kirtik": "kirtik",
+    "litige": "litige",
+}
+
+
 @register.filter
-def melds_label(codes) -> str:
+def melds_label(codes, ruleset="mpourloto") -> str:
     """``["seq3", "mpourloto"]`` → ``20 + mpourloto``; empty → an en dash."""
-    return " + ".join(MELD_LABELS.get(code, code) for code in codes or []) or "–"
+    labels = MELD_LABELS if ruleset == "mpourloto" else DECLARATION_LABELS
+    return " + ".join(labels.get(code, code) for code in codes or []) or "–"
+
+
+@register.simple_tag
+def declarations_label(deal: dict, team: int, ruleset: str) -> str:
+    """A team's declarations and belotes in a recorded deal."""
+    parts = [melds_label(deal.get("melds", [[], []])[team], ruleset)] if deal.get("melds", [[], []])[team] else []
+    belotes = (deal.get("belote") or [0, 0])[team]
+    if belotes:
+        parts.append("belote" if belotes == 1 else f"{belotes} belotes")
+    return " + ".join(parts) or "–"
+
+
+@register.filter
+def contract_label(deal: dict) -> str:
+    """``110 ♥ ×2``: the bid, the suit and the doubling of a recorded deal."""
+    contract = deal.get("contract") or {}
+    parts = [str(contract["bid"])] if contract.get("bid") else []
+    if contract.get("suit"):
+        parts.append(SUIT_LABELS[contract["suit"]])
+    if contract.get("multiplier", 1) > 1:
+        parts.append(f"×{contract['multiplier']}")
+    return " ".join(parts)
+
+
+@register.filter
+def capot_word(ruleset: str) -> str:
+    return PADS[ruleset].capot_word
+
+
+@register.filter
+def counts_in_tens(ruleset: str) -> bool:
+    return engine.RULESETS[ruleset].counts_in_tens
+
+
+@register.filter
+def rules_summary(match) -> str:
+    """``Mpourloto to 1000 · ties hang``: the game and the options that differ from plain play."""
+    parts = [f"{match.ruleset_name} to {match.target}"]
+    for name, value in match.options.items():
+        if name in OPTION_LABELS and value:
+            parts.append(OPTION_LABELS[name])
+        elif name == "capot_bonus" and value != 90:
+            parts.append(f"capot bonus {value}")
+    return " · ".join(parts)
 
 
 @register.filter

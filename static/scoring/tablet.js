@@ -2,18 +2,24 @@
 // Every control is a real form field, so the page works without this file.
 (function () {
   "use strict";
-  const DECK = 152;
 
   function form(el) { return el && el.closest("form.deal-form"); }
   function changed(f) { f.dispatchEvent(new Event("tsoxa:changed", { bubbles: true })); }
   function checked(f, name) { const r = f.querySelector(`input[name="${name}"]:checked`); return r ? r.value : null; }
+
+  // Card points in the deck: 152 with a trump suit, 120 in no trumps, 248 in all trumps.
+  function deck(f) {
+    const suit = f.querySelector('input[name="suit"]:checked');
+    return parseInt(suit ? suit.dataset.deck : f.dataset.deck, 10) || 152;
+  }
 
   function refresh(f) {
     const input = f.querySelector("#card-points");
     const out = f.querySelector("#other-points");
     if (input && out) {
       const v = parseInt(input.value, 10);
-      out.textContent = Number.isInteger(v) && v >= 0 && v <= DECK ? DECK - v : "–";
+      const total = deck(f);
+      out.textContent = Number.isInteger(v) && v >= 0 && v <= total ? total - v : "–";
     }
     f.querySelectorAll(".chip input[type=number]").forEach(function (box) {
       const n = parseInt(box.value, 10) || 0;
@@ -73,10 +79,10 @@
       if (r) r.checked = true;
     }
     const last = checked(f, "last_trick");
-    if (last && last.startsWith("capo") && ["last_trick", "maker", "points_team"].includes(e.target.name)) {
+    if (last && last.startsWith("capo") && ["last_trick", "maker", "points_team", "suit"].includes(e.target.name)) {
       // Capo: that team has every card point, whichever team the number is for.
       const team = checked(f, "points_team") || "0";
-      setPoints(f, last.endsWith(team) ? String(DECK) : "0");
+      setPoints(f, last.endsWith(team) ? String(deck(f)) : "0");
     }
     refresh(f);
   });
@@ -104,8 +110,18 @@
     seatLabels();
   });
 
+  // Start a match: only the chosen game's options are shown (all of them without JavaScript).
+  function optionGroups() {
+    const game = document.querySelector('input[name="ruleset"]:checked');
+    document.querySelectorAll(".option-group[data-ruleset]").forEach(function (group) {
+      group.hidden = !!game && group.dataset.ruleset !== game.value;
+    });
+  }
+  document.addEventListener("change", function (e) { if (e.target.name === "ruleset") optionGroups(); });
+
   function init() {
     seatLabels();
+    optionGroups();
     document.querySelectorAll("form.deal-form").forEach(refresh);
   }
   document.addEventListener("DOMContentLoaded", init);
