@@ -23,6 +23,15 @@ class MatchAdmin(SimpleHistoryAdmin):
     search_fields = ["team0__name", "team1__name"]
     readonly_fields = ["status", "winner", "version", "finished_at", "created_at", "updated_at"]
     inlines = [DealInline]
+    # The game, its options and the seats are fixed when the match starts: a change would
+    # silently rescore every deal.
+    fixed = ["ruleset", "options", "target", "first_dealer", "team0", "team1", "seat0", "seat1", "seat2", "seat3"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*self.readonly_fields, *self.fixed] if obj else self.readonly_fields
+
+    def has_add_permission(self, request) -> bool:
+        return False  # matches start in the app, through the services
 
 
 @admin.register(Deal)
