@@ -25,7 +25,18 @@ class MatchAdmin(SimpleHistoryAdmin):
     inlines = [DealInline]
     # The game, its options and the seats are fixed when the match starts: a change would
     # silently rescore every deal.
-    fixed = ["ruleset", "options", "target", "first_dealer", "team0", "team1", "seat0", "seat1", "seat2", "seat3"]
+    fixed = [
+        "ruleset",
+        "options",
+        "target",
+        "first_dealer",
+        "team0",
+        "team1",
+        "seat0",
+        "seat1",
+        "seat2",
+        "seat3",
+    ]
 
     def get_readonly_fields(self, request, obj=None):
         return [*self.readonly_fields, *self.fixed] if obj else self.readonly_fields

@@ -43,8 +43,10 @@ def replay(
     rows: list[SheetRow] = []
     for position, deal in enumerate(deals):
         if progress.status == Status.FINISHED:
+            ended = "won" if progress.winner is not None else "over"
             raise ScoringError(
-                f"the match was already won after deal {len(rows)}; no deal can follow it", deal=position
+                f"the match was already {ended} after deal {len(rows)}; no deal can follow it",
+                deal=position,
             )
         try:
             rules.check_deal(deal, opts)
@@ -53,7 +55,7 @@ def replay(
             raise error.at(position) from None
         in_tie_break = progress.status == Status.TIE_BREAK and not deal.thrown_in
         totals = (progress.totals[0] + score.scores[0], progress.totals[1] + score.scores[1])
-        progress = rules.settle(
+        progress = rules.end_of_match(
             dataclasses.replace(progress, totals=totals, held=score.held), deal, score, opts
         )
         rows.append(

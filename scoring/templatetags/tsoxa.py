@@ -76,7 +76,9 @@ def melds_label(codes, ruleset="mpourloto") -> str:
 @register.simple_tag
 def declarations_label(deal: dict, team: int, ruleset: str) -> str:
     """A team's declarations and belotes in a recorded deal."""
-    parts = [melds_label(deal.get("melds", [[], []])[team], ruleset)] if deal.get("melds", [[], []])[team] else []
+    parts = (
+        [melds_label(deal.get("melds", [[], []])[team], ruleset)] if deal.get("melds", [[], []])[team] else []
+    )
     belotes = (deal.get("belote") or [0, 0])[team]
     if belotes:
         parts.append("belote" if belotes == 1 else f"{belotes} belotes")
@@ -108,7 +110,8 @@ def counts_in_tens(ruleset: str) -> bool:
 @register.filter
 def rules_summary(match) -> str:
     """``Mpourloto to 1000 · ties hang``: the game and the options that differ from plain play."""
-    parts = [f"{match.ruleset_name} to {match.target}"]
+    deals = match.options.get("deals")
+    parts = [f"{match.ruleset_name} to {match.target}" + (f" or {deals} deals" if deals else "")]
     for name, value in match.options.items():
         if name in OPTION_LABELS and value:
             parts.append(OPTION_LABELS[name])

@@ -31,10 +31,10 @@ def sheet(match):
 @pytest.mark.parametrize(
     ("ruleset", "options", "stored"),
     [
-        ("pilotta", {"capot_bonus": "100", "kirtik": "on"}, {"target": 351, "capot_bonus": 100}),
-        ("bulgarian", {"kirtik": "on", "target": "151"}, {"target": 151, "kirtik": True}),
-        ("french", {"litige": "on", "target": "1000"}, {"target": 1000, "litige": True}),
-        ("classic", {"ties_hang": "on"}, {"target": 501}),
+        ("pilotta", {"capot_bonus": "100", "kirtik": "on"}, {"target": 351, "deals": 0, "capot_bonus": 100}),
+        ("bulgarian", {"kirtik": "on", "target": "151"}, {"target": 151, "deals": 0, "kirtik": True}),
+        ("french", {"litige": "on", "target": "1000"}, {"target": 1000, "deals": 0, "litige": True}),
+        ("classic", {"ties_hang": "on"}, {"target": 501, "deals": 0}),
     ],
     ids=["pilotta", "bulgarian", "french", "classic"],
 )

@@ -21,6 +21,7 @@ def test_match_create_seats_partners_opposite_and_keeps_every_option(match):
     assert match.team0.players == (match.seat0, match.seat2)
     assert match.options == {
         "target": 1000,
+        "deals": 0,
         "ties_hang": False,
         "best_melds_only": False,
         "capo_100": False,

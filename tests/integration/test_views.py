@@ -232,3 +232,13 @@ def test_undo_message_is_shown_in_the_swapped_area(client, match):
     response = client.post(reverse("scoring:deal_undo", args=[match.pk]), **HTMX)
     assert "The last deal was taken back" in response.text
     assert "The last deal was taken back" not in client.get(reverse("scoring:match", args=[match.pk])).text
+
+
+def test_a_drawn_match_of_fixed_deals(client):
+    match = services.match_create(teams=TEAMS, options={"deals": 2})
+    services.deal_record(match=match, deal=made(maker=0, cards=(90, 62), last_trick=0))
+    services.deal_record(match=match, deal=made(maker=1, cards=(62, 90), last_trick=1))
+    page = client.get(reverse("scoring:match", args=[match.pk])).text
+    assert "Draw 162–162 after 2 deals" in page
+    assert "Mpourloto to 1000 or 2 deals" in page
+    assert "Draw" in client.get(reverse("scoring:home")).text

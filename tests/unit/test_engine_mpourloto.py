@@ -539,6 +539,7 @@ def test_partner_relief_changes_play_not_scores_and_the_sheet_shows_it():
 def test_sheet_shows_every_option_with_its_default():
     assert sheet_of([]).to_dict()["options"] == {
         "target": 1000,
+        "deals": 0,
         "ties_hang": False,
         "best_melds_only": False,
         "capo_100": False,

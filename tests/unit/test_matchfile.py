@@ -99,7 +99,8 @@ def test_options_are_kept_and_shown_on_the_sheet():
     sheet = match.sheet()
     assert sheet.target == 751
     assert sheet.to_dict()["options"] == {
-        "target": 751, "ties_hang": True, "best_melds_only": True, "capo_100": False, "partner_relief": False,
+        "target": 751, "deals": 0, "ties_hang": True, "best_melds_only": True, "capo_100": False,
+        "partner_relief": False,
     }  # fmt: skip
 
 

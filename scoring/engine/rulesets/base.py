@@ -32,6 +32,14 @@ BELOTE = 20
 
 
 @dataclass(frozen=True)
+class BaseOptions:
+    """Options every game has. A rule set's options extend these."""
+
+    target: int = 1000
+    deals: int = 0  # a fixed number of played deals (0: play to the target); equal totals are a draw
+
+
+@dataclass(frozen=True)
 class Progress:
     """Where a match stands between deals."""
 
@@ -40,6 +48,7 @@ class Progress:
     status: Status = Status.IN_PROGRESS
     winner: int | None = None
     tie_break_deals: int = 0  # deals played since the tie-break began
+    played: int = 0  # deals played (thrown-in ones are not)
 
 
 class RuleSet:
@@ -82,6 +91,20 @@ class RuleSet:
     def check_options(self, opts: Any) -> None:
         if opts.target < 1:
             raise ScoringError("the target must be a positive number of points", field="options.target")
+        if opts.deals < 0:
+            raise ScoringError("a match of a fixed number of deals needs 1 or more (0: to the target)",
+                               field="options.deals")  # fmt: skip
+
+    def end_of_match(self, progress: Progress, deal: Deal, score: DealScore, opts: Any) -> Progress:
+        """The game's own end (``settle``), or the last of a fixed number of deals: a win or a draw."""
+        if not deal.thrown_in:
+            progress = dataclasses.replace(progress, played=progress.played + 1)
+        progress = self.settle(progress, deal, score, opts)
+        if opts.deals and progress.played >= opts.deals and progress.status != Status.FINISHED:
+            a, b = progress.totals
+            winner = None if a == b else (0 if a > b else 1)
+            progress = dataclasses.replace(progress, status=Status.FINISHED, winner=winner)
+        return progress
 
     # Deals -------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from .base import (
     LAST_TRICK,
     SEQUENCES,
     SUIT_CONTRACTS,
+    BaseOptions,
     Progress,
     RuleSet,
     tens,
@@ -26,7 +27,7 @@ KIRTIK = 10
 
 
 @dataclass(frozen=True)
-class BulgarianOptions:
+class BulgarianOptions(BaseOptions):
     target: int = 151
     kirtik: bool = False  # −10 MP to a committed team inside and to a team that suffers a valat
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..errors import ScoringError
 from ..types import Deal, DealScore, Result
-from .base import BELOTE, DECLARATION_POINTS, LAST_TRICK, SUIT_CONTRACTS, RuleSet
+from .base import BELOTE, DECLARATION_POINTS, LAST_TRICK, SUIT_CONTRACTS, BaseOptions, RuleSet
 
 CARD_SIDE = 162  # 152 in the cards + 10 for the last trick
 CAPOT = 252  # 162 + 90
@@ -14,13 +14,13 @@ SOLO_CAPOT = 350  # Belote Classic: one player took all eight tricks
 
 
 @dataclass(frozen=True)
-class FrenchOptions:
+class FrenchOptions(BaseOptions):
     target: int = 501  # or 1000
     litige: bool = False  # an exact tie is not dedans: the taker's points are held for the next winner
 
 
 @dataclass(frozen=True)
-class ClassicOptions:
+class ClassicOptions(BaseOptions):
     target: int = 501
 
 

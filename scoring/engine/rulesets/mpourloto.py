@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..errors import ScoringError
 from ..types import Deal, DealScore, Result, Status
-from .base import LAST_TRICK, Progress, RuleSet
+from .base import LAST_TRICK, BaseOptions, Progress, RuleSet
 
 MELD_POINTS = {
     "seq3": 20,
@@ -25,7 +25,7 @@ CAPO_100 = 100  # option capo_100
 
 
 @dataclass(frozen=True)
-class MpourlotoOptions:
+class MpourlotoOptions(BaseOptions):
     target: int = 1000
     ties_hang: bool = False  # "kremamena": a tie is not mesa, the makers' points hang
     best_melds_only: bool = False  # only the team with the single best meld scores its melds

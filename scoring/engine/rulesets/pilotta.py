@@ -6,14 +6,14 @@ from dataclasses import dataclass
 
 from ..errors import ScoringError
 from ..types import Deal, DealScore, Result
-from .base import BELOTE, DECLARATION_POINTS, LAST_TRICK, SUIT_CONTRACTS, RuleSet, tens
+from .base import BELOTE, DECLARATION_POINTS, LAST_TRICK, SUIT_CONTRACTS, BaseOptions, RuleSet, tens
 
 CARD_SIDE = 162  # 152 in the cards + 10 for the last trick
 ROUNDING_LIMIT = 6
 
 
 @dataclass(frozen=True)
-class PilottaOptions:
+class PilottaOptions(BaseOptions):
     target: int = 351  # in match points: 151, 251, 351 or 401 are usual
     capot_bonus: int = 90  # or 100
 
