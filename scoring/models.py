@@ -1,9 +1,10 @@
 """Matches and their deals.
 
 Only what the table reported is stored (a deal in the FORMAT.md shape); the
-totals are always recomputed from the deals by the engine. ``status`` and
-``winner`` are kept on the match for listing, and rewritten by the services
-from the engine's verdict after every change. Every change to a deal or a
+totals are always recomputed from the deals by the engine. ``status``,
+``winner``, ``totals`` and ``suffered`` are kept on the match for lists and
+standings, and rewritten by the services from the engine's verdict in the same
+transaction as every change, so they cannot drift from the deals. Every change to a deal or a
 match is kept in its history (django-simple-history: who, when, what).
 """
 
@@ -35,6 +36,10 @@ class Match(models.Model):
     first_dealer = models.PositiveSmallIntegerField(default=0, choices=[(s, f"Seat {s}") for s in range(4)])
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    totals = models.JSONField(default=list, blank=True, help_text="The engine's totals, rewritten on every change")
+    suffered = models.JSONField(
+        default=list, blank=True, help_text="Deals each team lost as the contracting side (mesa, failed, inside…)"
+    )
     version = models.PositiveIntegerField(default=0, help_text="Raised by every change to the deals")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -20,6 +20,7 @@ from players.services import player_get_or_create, team_get_or_create
 
 from . import engine
 from .models import Deal, Match
+from .signals import match_changed
 
 
 def _replay(match: Match, deals: Sequence[engine.Deal]) -> engine.Sheet:
@@ -39,10 +40,26 @@ def _locked(match: Match) -> Match:
     return Match.objects.select_for_update().get(pk=match.pk)
 
 
+LOST_BY_MAKER = {engine.Result.MESA, engine.Result.FAILED, engine.Result.INSIDE, engine.Result.DEDANS}
+
+
+def suffered(sheet: engine.Sheet) -> list[int]:
+    """Deals each team lost as the contracting side: mesa, failed, inside, dedans."""
+    counts = [0, 0]
+    for row in sheet.rows:
+        if row.result in LOST_BY_MAKER:
+            counts[row.deal.maker] += 1
+        elif row.result == engine.Result.INSIDE_DEFENDERS:
+            counts[1 - row.deal.maker] += 1
+    return counts
+
+
 def _apply(match: Match, sheet: engine.Sheet, user: Any) -> None:
-    """Store the engine's verdict on the match and count the change."""
+    """Store the engine's verdict on the match, count the change, tell who listens."""
     match.status = str(sheet.status)
     match.winner = sheet.winner
+    match.totals = list(sheet.totals)
+    match.suffered = suffered(sheet)
     if sheet.status == engine.Status.FINISHED:
         match.finished_at = match.finished_at or timezone.now()
     else:
@@ -50,6 +67,7 @@ def _apply(match: Match, sheet: engine.Sheet, user: Any) -> None:
     match.version += 1
     match._history_user = user
     match.save()
+    match_changed.send(sender=Match, match=match)
 
 
 @transaction.atomic
@@ -90,6 +108,7 @@ def match_create(
         first_dealer=first_dealer,
         created_by=created_by,
     )
+    match.totals, match.suffered = [0, 0], [0, 0]
     match._history_user = created_by
     match.save()
     return match

@@ -1,1 +1,170 @@
-"""Tournaments come with issue 4; the app is in place so the layout is whole."""
+"""Tournaments: teams entered, rounds of pairings at numbered tables, standings.
+
+A table's match is an ordinary scoring Match; results are read from the
+matches (whose totals the engine works out), and the standings are a stored
+snapshot, recomputed by a Celery task whenever a result changes.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+from players.models import Team
+from scoring.models import RULESET_CHOICES, Match
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "Round robin"
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", "Registration"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=140, unique=True)
+    organizer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    ruleset = models.CharField(max_length=20, choices=RULESET_CHOICES, default="mpourloto")
+    options = models.JSONField(default=dict, blank=True, help_text="The rule set's options for every match")
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
+    swiss_rounds = models.PositiveSmallIntegerField(default=5)
+    knockout_size = models.PositiveSmallIntegerField(
+        default=0, help_text="Top N to a knockout stage; 0: none"
+    )
+    tiebreaks = models.JSONField(
+        default=list, help_text="Metric keys in order, fixed when the tournament starts"
+    )
+    deals_per_match = models.PositiveSmallIntegerField(default=0, help_text="0: to the rule set's target")
+    points_win = models.PositiveSmallIntegerField(default=2)
+    points_draw = models.PositiveSmallIntegerField(default=1)
+    points_loss = models.PositiveSmallIntegerField(default=0)
+    points_bye = models.PositiveSmallIntegerField(default=2)
+    playoff_deals = models.PositiveSmallIntegerField(default=2)
+    cuts = models.JSONField(
+        default=list, blank=True, help_text="Places where a tie is played off, e.g. [3, 8]"
+    )
+    public = models.BooleanField(default=True)
+    signup_open = models.BooleanField(default=False)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
+    participants = models.JSONField(
+        default=list, blank=True, help_text="Entry ids playing, fixed at the start"
+    )
+    starts_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def ruleset_name(self) -> str:
+        from scoring import engine
+
+        return engine.RULESETS[self.ruleset].name
+
+
+class Entry(models.Model):
+    """A team in a tournament."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Awaiting approval"
+        REGISTERED = "registered", "Registered"
+        CHECKED_IN = "checked_in", "Checked in"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    contact = models.CharField(max_length=200, blank=True, help_text="From a public sign-up")
+    created_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "pk"]
+        verbose_name_plural = "entries"
+        constraints = [models.UniqueConstraint(fields=["tournament", "team"], name="entry_team_once")]
+
+    def __str__(self) -> str:
+        return str(self.team)
+
+
+class Round(models.Model):
+    class Kind(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        KNOCKOUT = "knockout", "Knockout"
+        PLAYOFF = "playoff", "Tie-break play-off"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Pairings drawn"
+        STARTED = "started", "Playing"
+        FINISHED = "finished", "Finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    cut = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Play-off: the place decided")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_once")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · round {self.number}"
+
+
+class Table(models.Model):
+    """One pairing of a round, at a numbered table; ``entry1`` empty is a bye."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    entry0 = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    entry1 = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="table")
+    token = models.CharField(
+        max_length=40, unique=True, default=new_token, help_text="The scorekeeper link's secret"
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_once")]
+
+    def __str__(self) -> str:
+        return f"{self.round} · table {self.number}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.entry1_id is None
+
+
+class StandingsSnapshot(models.Model):
+    """The standings as last computed; pages and the API serve this, never a fresh computation."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="standings")
+    rows = models.JSONField(default=list)
+    playoffs = models.JSONField(default=list, help_text="Ties at a cut and their play-off state")
+    version = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Standings of {self.tournament} (v{self.version})"

@@ -60,7 +60,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            "builtins": ["scoring.templatetags.tsoxa"],
+            "builtins": ["scoring.templatetags.tsoxa", "tournaments.templatetags.tournament_tags"],
         },
     },
 ]
@@ -69,13 +69,18 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / '
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The standings pages are served from here, and a burst of deals queues one recomputation
+# through a flag here: web and worker must share it (CACHE_URL=redis://127.0.0.1:6379/1).
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "tournaments:list"
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = env("TZ_NAME", default="Europe/Athens")

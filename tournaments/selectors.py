@@ -1,0 +1,64 @@
+"""Reads for tournaments: what the public and organizer pages show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Q, QuerySet
+
+from .models import Entry, Round, StandingsSnapshot, Table, Tournament
+from .services import standings_cache_key
+
+TABLE_RELATED = ("entry0__team", "entry1__team", "match")
+
+
+def tournament_list(*, user: Any = None) -> QuerySet[Tournament]:
+    visible = Q(public=True)
+    if user is not None and user.is_authenticated:
+        visible |= Q(organizer=user)
+    return Tournament.objects.filter(visible).order_by("-created_at")
+
+
+def tournament_visible(tournament: Tournament, user: Any) -> bool:
+    return tournament.public or (user.is_authenticated and (user == tournament.organizer or user.is_staff))
+
+
+def can_manage(tournament: Tournament, user: Any) -> bool:
+    return user.is_authenticated and (user.pk == tournament.organizer_id or user.is_superuser)
+
+
+def standings_get(*, tournament: Tournament) -> dict[str, Any]:
+    """The stored standings, from the cache (filled from the snapshot on a miss)."""
+    key = standings_cache_key(tournament.pk)
+    data = cache.get(key)
+    if data is None:
+        snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
+        data = {
+            "rows": snapshot.rows if snapshot else [],
+            "playoffs": snapshot.playoffs if snapshot else [],
+            "version": snapshot.version if snapshot else 0,
+            "computed_at": snapshot.computed_at if snapshot else None,
+        }
+        cache.set(key, data, timeout=300)
+    return data
+
+
+def rounds(*, tournament: Tournament) -> QuerySet[Round]:
+    return tournament.rounds.order_by("number")
+
+
+def round_tables(*, rnd: Round) -> QuerySet[Table]:
+    return rnd.tables.select_related(*TABLE_RELATED).order_by("number")
+
+
+def entries(*, tournament: Tournament) -> QuerySet[Entry]:
+    return tournament.entries.select_related("team__player_a", "team__player_b").order_by("pk")
+
+
+def entry_tables(*, entry: Entry) -> QuerySet[Table]:
+    return (
+        Table.objects.filter(Q(entry0=entry) | Q(entry1=entry))
+        .select_related("round", *TABLE_RELATED)
+        .order_by("round__number")
+    )

@@ -1,0 +1,561 @@
+"""Writes for tournaments: set-up, entries, rounds, standings. Pure pairing and
+standings code lives in ``pairing/`` and ``standings/``; this layer feeds them
+rows and saves what they return."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.text import slugify
+
+from players.services import player_get_or_create, team_get_or_create
+from scoring import engine
+from scoring import services as scoring_services
+from scoring.models import Match
+
+from . import pairing, standings
+from .models import Entry, Round, StandingsSnapshot, Table, Tournament
+
+ACTIVE = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
+STAGE_KINDS = (Round.Kind.SWISS, Round.Kind.ROUND_ROBIN)
+PLAYOFF_ORDER = ("match_points", "point_difference", "game_points")
+
+
+class TournamentError(ValueError):
+    """An organizer's request that cannot be done now, in plain words."""
+
+
+# Set-up ----------------------------------------------------------------------
+
+
+def _match_options(ruleset: str, options: dict[str, Any] | None, deals: int) -> dict[str, Any]:
+    rules = engine.get_ruleset(ruleset)
+    opts = rules.options({**(options or {}), "deals": deals})
+    return dataclasses.asdict(opts)
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:120] or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+SETTINGS = (
+    "name", "ruleset", "options", "format", "swiss_rounds", "knockout_size", "tiebreaks",
+    "deals_per_match", "points_win", "points_draw", "points_loss", "points_bye", "playoff_deals", "cuts",
+    "public", "signup_open", "starts_on",
+)  # fmt: skip
+
+
+def _check_settings(values: dict[str, Any]) -> dict[str, Any]:
+    try:
+        standings.validate_order(values.get("tiebreaks") or standings.DEFAULT_ORDER)
+    except ValueError as error:
+        raise TournamentError(f"Tie-breaks: {error}") from None
+    values["tiebreaks"] = list(values.get("tiebreaks") or standings.DEFAULT_ORDER)
+    cuts = values.get("cuts") or []
+    if any(not isinstance(c, int) or c < 1 for c in cuts):
+        raise TournamentError("Cuts are places: whole numbers from 1.")
+    values["cuts"] = sorted(set(cuts))
+    if values.get("format") == Tournament.Format.SWISS and not values.get("swiss_rounds"):
+        raise TournamentError("A Swiss tournament needs a number of rounds.")
+    if values.get("knockout_size", 0) == 1:
+        raise TournamentError("A knockout stage needs at least 2 teams (0 for none).")
+    ruleset = values.get("ruleset", "mpourloto")
+    try:
+        values["options"] = _match_options(ruleset, values.get("options"), values.get("deals_per_match") or 0)
+    except engine.ScoringError as error:
+        raise TournamentError(f"Rules: {error.message}") from None
+    return values
+
+
+@transaction.atomic
+def tournament_create(*, organizer: Any, name: str, **settings: Any) -> Tournament:
+    unknown = set(settings) - set(SETTINGS)
+    if unknown:
+        raise TournamentError(f"Unknown setting {sorted(unknown)[0]!r}.")
+    if not name.strip():
+        raise TournamentError("A tournament needs a name.")
+    values = _check_settings({"name": name.strip(), **settings})
+    tournament = Tournament(organizer=organizer, slug=_unique_slug(name), **values)
+    tournament._history_user = organizer
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, user: Any, **settings: Any) -> Tournament:
+    """Change the set-up; only before the start (the rules and tie-breaks never change silently)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("The tournament has started: its rules, format and tie-breaks are fixed.")
+    current = {name: getattr(tournament, name) for name in SETTINGS}
+    values = _check_settings({**current, **settings})
+    for name, value in values.items():
+        setattr(tournament, name, value)
+    tournament._history_user = user
+    tournament.save()
+    return tournament
+
+
+# Entries ---------------------------------------------------------------------
+
+
+def _team(name: str, players: Sequence[str]):
+    if len(players) != 2:
+        raise TournamentError("A team has two players.")
+    try:
+        a, b = (player_get_or_create(name=p) for p in players)
+        if a == b:
+            raise TournamentError("A team has two different players.")
+        return team_get_or_create(name=name, players=(a, b))
+    except engine.ScoringError as error:
+        raise TournamentError(error.message[:1].upper() + error.message[1:] + ".") from None
+
+
+@transaction.atomic
+def entry_register(
+    *,
+    tournament: Tournament,
+    name: str,
+    players: Sequence[str],
+    status: str = Entry.Status.REGISTERED,
+    contact="",
+) -> Entry:
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("Registration is closed: the tournament has started.")
+    team = _team(name, players)
+    if Entry.objects.filter(tournament=tournament, team=team).exists():
+        raise TournamentError(f"{team.name} is already entered.")
+    taken = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.WITHDRAWN)
+    clash = taken.filter(Q(team__player_a__in=team.players) | Q(team__player_b__in=team.players)).first()
+    if clash is not None:
+        raise TournamentError(f"A player of {team.name} already plays for {clash.team.name}.")
+    return Entry.objects.create(tournament=tournament, team=team, status=status, contact=contact)
+
+
+def entry_signup(*, tournament: Tournament, name: str, players: Sequence[str], contact: str = "") -> Entry:
+    """A public sign-up: the entry waits for the organizer's approval."""
+    if not tournament.signup_open or not tournament.public:
+        raise TournamentError("This tournament takes no sign-ups.")
+    return entry_register(tournament=tournament, name=name, players=players, status=Entry.Status.PENDING,
+                          contact=contact)  # fmt: skip
+
+
+@transaction.atomic
+def entry_set_status(*, entry: Entry, status: str, user: Any = None) -> Entry:
+    """Approve (registered), check in, undo a check-in, or withdraw an entry."""
+    entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
+    tournament = entry.tournament
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise TournamentError(f"{entry.team.name} has withdrawn.")
+    if status == Entry.Status.WITHDRAWN:
+        entry.withdrawn_at = timezone.now()
+    elif tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("The tournament has started: only a withdrawal can change an entry now.")
+    entry.status = status
+    entry._history_user = user
+    entry.save()
+    if status == Entry.Status.WITHDRAWN and tournament.status == Tournament.Status.RUNNING:
+        standings_request(tournament.pk)
+    return entry
+
+
+@transaction.atomic
+def tournament_start(*, tournament: Tournament, user: Any = None) -> Tournament:
+    """Fix the teams that play: the checked-in ones if any team checked in, else every registered one."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("The tournament has already started.")
+    entries = tournament.entries.filter(status__in=ACTIVE)
+    if entries.filter(status=Entry.Status.CHECKED_IN).exists():
+        entries = entries.filter(status=Entry.Status.CHECKED_IN)
+    ids = list(entries.order_by("seed", "pk").values_list("pk", flat=True))
+    if len(ids) < 2:
+        raise TournamentError("At least two teams are needed to start.")
+    tournament.participants = ids
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started_at = timezone.now()
+    tournament._history_user = user
+    tournament.save()
+    StandingsSnapshot.objects.update_or_create(tournament=tournament, defaults={"rows": [], "playoffs": []})
+    standings_request(tournament.pk)
+    return tournament
+
+
+# Standings -------------------------------------------------------------------
+
+
+def _scoring(tournament: Tournament) -> standings.Scoring:
+    return standings.Scoring(
+        win=tournament.points_win, draw=tournament.points_draw, loss=tournament.points_loss,
+        bye=tournament.points_bye,
+    )  # fmt: skip
+
+
+def _tables(tournament: Tournament, kinds: Sequence[str]):
+    return (
+        Table.objects.filter(round__tournament=tournament, round__kind__in=kinds)
+        .select_related("match", "round")
+        .order_by("round__number", "number")
+    )
+
+
+def _result(table: Table) -> standings.Result | None:
+    if table.is_bye:
+        return standings.Result(a=table.entry0_id, b=None, points=(0, 0), winner=0)
+    match = table.match
+    if match is None or match.status != Match.Status.FINISHED:
+        return None
+    return standings.Result(
+        a=table.entry0_id, b=table.entry1_id, points=tuple(match.totals or (0, 0)), winner=match.winner,
+        suffered=tuple(match.suffered or (0, 0)),
+    )  # fmt: skip
+
+
+def standings_compute(tournament: Tournament) -> list[standings.Row]:
+    """The stage's standings (Swiss or round robin rounds), play-off results applied at the cuts."""
+    results = [r for r in map(_result, _tables(tournament, STAGE_KINDS)) if r is not None]
+    rows = standings.compute_standings(
+        tournament.participants, results, tournament.tiebreaks, _scoring(tournament)
+    )
+    return _apply_playoffs(tournament, rows)
+
+
+def _apply_playoffs(tournament: Tournament, rows: list[standings.Row]) -> list[standings.Row]:
+    """Teams level at a cut take the order of their finished, decisive play-off."""
+    rows = list(rows)
+    for rnd in tournament.rounds.filter(kind=Round.Kind.PLAYOFF, status=Round.Status.FINISHED).order_by(
+        "number"
+    ):
+        results = [_result(t) for t in rnd.tables.select_related("match")]
+        if any(r is None for r in results):
+            continue
+        group = {e for r in results for e in (r.a, r.b) if e is not None}
+        positions = [i for i, row in enumerate(rows) if row.entry in group]
+        if len(positions) != len(group) or len({rows[i].rank for i in positions}) != 1:
+            continue  # no longer the level group it was played for
+        mini = standings.compute_standings(sorted(group), results, PLAYOFF_ORDER)
+        if len({row.rank for row in mini}) < len(mini):
+            continue  # the play-off left them level: another one is due
+        base = rows[positions[0]].rank
+        by_entry = {rows[i].entry: rows[i] for i in positions}
+        for k, (i, row) in enumerate(zip(positions, mini, strict=True)):
+            rows[i] = dataclasses.replace(by_entry[row.entry], rank=base + k)
+    return rows
+
+
+def _snapshot_rows(tournament: Tournament, rows: list[standings.Row]) -> list[dict[str, Any]]:
+    entries = {
+        e.pk: e
+        for e in Entry.objects.filter(pk__in=[r.entry for r in rows]).select_related(
+            "team__player_a", "team__player_b"
+        )
+    }
+    return [
+        {
+            "entry": row.entry,
+            "rank": row.rank,
+            "team": entries[row.entry].team.name,
+            "players": [entries[row.entry].team.player_a.name, entries[row.entry].team.player_b.name],
+            "withdrawn": entries[row.entry].status == Entry.Status.WITHDRAWN,
+            "played": row.played,
+            "won": row.won,
+            "drawn": row.drawn,
+            "lost": row.lost,
+            "values": dict(row.values),
+        }
+        for row in rows
+    ]
+
+
+def _stage_rounds(tournament: Tournament) -> int:
+    if tournament.format == Tournament.Format.SWISS:
+        return tournament.swiss_rounds
+    return len(pairing.round_robin(tournament.participants))
+
+
+def _stage_complete(tournament: Tournament) -> bool:
+    stage = tournament.rounds.filter(kind__in=STAGE_KINDS)
+    return (
+        stage.count() >= _stage_rounds(tournament)
+        and not stage.exclude(status=Round.Status.FINISHED).exists()
+    )
+
+
+def _pending_playoffs(tournament: Tournament) -> bool:
+    return tournament.rounds.filter(kind=Round.Kind.PLAYOFF).exclude(status=Round.Status.FINISHED).exists()
+
+
+def _close_finished_rounds(tournament: Tournament) -> None:
+    for rnd in tournament.rounds.filter(status=Round.Status.STARTED):
+        open_tables = rnd.tables.filter(entry1__isnull=False).exclude(match__status=Match.Status.FINISHED)
+        if not open_tables.exists():
+            rnd.status = Round.Status.FINISHED
+            rnd.save(update_fields=["status"])
+
+
+def _ties_at_cuts(tournament: Tournament, rows: list[standings.Row]) -> list[dict[str, Any]]:
+    ties = []
+    for cut in tournament.cuts:
+        level = standings.level_at_cut(rows, cut)
+        if level:
+            ties.append({"cut": cut, "entries": level})
+    return ties
+
+
+@transaction.atomic
+def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
+    """Recompute and store the standings; close finished rounds; start play-offs the cuts need.
+
+    Safe to run twice: it only reads the matches and writes the snapshot.
+    """
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None or tournament.status == Tournament.Status.REGISTRATION:
+        return None
+    _close_finished_rounds(tournament)
+    rows = standings_compute(tournament)
+    ties = _ties_at_cuts(tournament, rows) if _stage_complete(tournament) else []
+    snapshot, _ = StandingsSnapshot.objects.select_for_update().get_or_create(tournament=tournament)
+    snapshot.rows = _snapshot_rows(tournament, rows)
+    snapshot.playoffs = [
+        {**tie, "pending": True, "teams": [r["team"] for r in snapshot.rows if r["entry"] in tie["entries"]]}
+        for tie in ties
+    ]
+    snapshot.version += 1
+    snapshot.save()
+    if ties and not _pending_playoffs(tournament):
+        transaction.on_commit(lambda: _queue_playoffs(tournament.pk))
+    elif not ties and _stage_complete(tournament) and not tournament.knockout_size:
+        _finish(tournament)
+    transaction.on_commit(lambda: cache.delete(standings_cache_key(tournament.pk)))
+    return snapshot
+
+
+def _finish(tournament: Tournament) -> None:
+    if tournament.status != Tournament.Status.FINISHED and not _pending_playoffs(tournament):
+        tournament.status = Tournament.Status.FINISHED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+
+
+def standings_cache_key(tournament_id: int) -> str:
+    return f"standings-page:{tournament_id}"
+
+
+def _queue_key(tournament_id: int) -> str:
+    return f"standings-queued:{tournament_id}"
+
+
+def standings_request(tournament_id: int) -> None:
+    """Ask for a recomputation after the current transaction commits.
+
+    A burst of deals queues one task per tournament: the first request sets a
+    flag the task clears when it starts; requests meanwhile find the flag set.
+    """
+    from .tasks import standings_recompute
+
+    if cache.add(_queue_key(tournament_id), 1, timeout=30):
+        transaction.on_commit(lambda: standings_recompute.apply_async((tournament_id,), countdown=1))
+
+
+def standings_started(tournament_id: int) -> None:
+    """The task has begun: later changes must queue a new run."""
+    cache.delete(_queue_key(tournament_id))
+
+
+def _queue_playoffs(tournament_id: int) -> None:
+    from .tasks import playoffs_create
+
+    playoffs_create.delay(tournament_id)
+
+
+# Rounds ----------------------------------------------------------------------
+
+
+def _playing(tournament: Tournament) -> list[int]:
+    withdrawn = set(tournament.entries.filter(status=Entry.Status.WITHDRAWN).values_list("pk", flat=True))
+    return [e for e in tournament.participants if e not in withdrawn]
+
+
+def _played_pairs(tournament: Tournament) -> set[frozenset[int]]:
+    pairs = Table.objects.filter(round__tournament=tournament, entry1__isnull=False)
+    return {frozenset(p) for p in pairs.values_list("entry0_id", "entry1_id")}
+
+
+def _byes(tournament: Tournament) -> set[int]:
+    byes = Table.objects.filter(round__tournament=tournament, entry1__isnull=True)
+    return set(byes.values_list("entry0_id", flat=True))
+
+
+def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair]]:
+    stage = tournament.rounds.filter(kind__in=STAGE_KINDS)
+    done = stage.count()
+    if done < _stage_rounds(tournament):
+        playing = _playing(tournament)
+        if tournament.format == Tournament.Format.ROUND_ROBIN:
+            pairs = []
+            for pair in pairing.round_robin(tournament.participants)[done]:
+                a_in, b_in = pair.a in playing, pair.b is not None and pair.b in playing
+                if a_in and b_in:
+                    pairs.append(pair)
+                elif a_in or b_in:  # the opponent withdrew: a bye
+                    pairs.append(pairing.Pair(pair.a if a_in else pair.b, None))
+            return Round.Kind.ROUND_ROBIN, pairs
+        rows = {row.entry: row for row in standings_compute(tournament)}
+        byes = _byes(tournament)
+        entries = [
+            pairing.SwissEntry(
+                entry=e, score=rows[e].values["match_points"], rank=rows[e].rank, had_bye=e in byes
+            )
+            for e in playing
+        ]
+        return Round.Kind.SWISS, pairing.swiss_pairs(entries, _played_pairs(tournament))
+    if _pending_playoffs(tournament):
+        raise TournamentError("A tie-break play-off is still being played.")
+    if not tournament.knockout_size:
+        raise TournamentError("Every round has been played.")
+    knockout = list(tournament.rounds.filter(kind=Round.Kind.KNOCKOUT).order_by("number"))
+    if not knockout:
+        rows = standings_compute(tournament)
+        playing = set(_playing(tournament))
+        seeds = [row.entry for row in rows if row.entry in playing][: tournament.knockout_size]
+        return Round.Kind.KNOCKOUT, pairing.knockout_bracket(seeds)
+    winners = _knockout_winners(knockout[-1])
+    if len(winners) < 2:
+        raise TournamentError("The knockout is over.")
+    return Round.Kind.KNOCKOUT, pairing.knockout_next(winners)
+
+
+def _knockout_winners(rnd: Round) -> list[int]:
+    winners = []
+    for table in rnd.tables.select_related("match").order_by("number"):
+        if table.is_bye:
+            winners.append(table.entry0_id)
+        elif table.match is not None and table.match.winner is not None:
+            winners.append(table.entry1_id if table.match.winner else table.entry0_id)
+    return winners
+
+
+@transaction.atomic
+def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
+    """Draw the next round's pairings and number the tables (a draft until it starts)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != Tournament.Status.RUNNING:
+        raise TournamentError("Rounds are drawn while the tournament is running.")
+    if tournament.rounds.exclude(status=Round.Status.FINISHED).exclude(kind=Round.Kind.PLAYOFF).exists():
+        raise TournamentError("The current round is not finished yet.")
+    kind, pairs = _next_pairs(tournament)
+    playing = [e for pair in pairs for e in (pair.a, pair.b) if e is not None]
+    try:
+        pairing.check_pairing(playing, pairs)
+    except pairing.PairingError as error:
+        raise TournamentError(f"The pairing was not valid, nothing was saved: {error}") from None
+    number = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    rnd = Round(tournament=tournament, number=number, kind=kind)
+    rnd._history_user = user
+    rnd.save()
+    _save_tables(rnd, pairs)
+    return rnd
+
+
+def _save_tables(rnd: Round, pairs: Sequence[pairing.Pair]) -> None:
+    played = [p for p in pairs if p.b is not None]
+    byes = [p for p in pairs if p.b is None]
+    for number, pair in enumerate([*played, *byes], start=1):
+        Table.objects.create(round=rnd, number=number, entry0_id=pair.a, entry1_id=pair.b)
+
+
+@transaction.atomic
+def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], user: Any = None) -> Round:
+    """Swap two teams of a drawn round: (table number, side 0 or 1) each."""
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    if rnd.status != Round.Status.DRAFT:
+        raise TournamentError("The round has started: its pairings are fixed.")
+    tables = {t.number: t for t in rnd.tables.select_for_update()}
+    try:
+        (ta, sa), (tb, sb) = first, second
+        a, b = tables[ta], tables[tb]
+    except (KeyError, ValueError):
+        raise TournamentError("No such table.") from None
+    if sa not in (0, 1) or sb not in (0, 1):
+        raise TournamentError("A side is 0 or 1.")
+    ea, eb = getattr(a, f"entry{sa}_id"), getattr(b, f"entry{sb}_id")
+    if ea is None or eb is None:
+        raise TournamentError("A bye has no team to swap; swap the team that has the bye.")
+    setattr(a, f"entry{sa}_id", eb)
+    setattr(b, f"entry{sb}_id", ea)
+    pairs = [pairing.Pair(t.entry0_id, t.entry1_id) for t in sorted(tables.values(), key=lambda t: t.number)]
+    try:
+        pairing.check_pairing([e for p in pairs for e in (p.a, p.b) if e is not None], pairs)
+    except pairing.PairingError as error:
+        raise TournamentError(f"That swap makes no valid pairing: {error}") from None
+    for table in (a, b) if a.pk != b.pk else (a,):
+        table._history_user = user
+        table.save()
+    return rnd
+
+
+@transaction.atomic
+def round_start(*, rnd: Round, user: Any = None) -> Round:
+    """Open a match at every table; each table's scorekeeper link now opens its sheet."""
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    if rnd.status != Round.Status.DRAFT:
+        raise TournamentError("The round has already started.")
+    tournament = rnd.tournament
+    options = dict(tournament.options)
+    if rnd.kind == Round.Kind.KNOCKOUT:
+        options["deals"] = 0  # a knockout match is played to the target: it needs a winner
+    elif rnd.kind == Round.Kind.PLAYOFF:
+        options["deals"] = tournament.playoff_deals
+    for table in rnd.tables.select_related("entry0__team__player_a", "entry0__team__player_b",
+                                           "entry1__team__player_a", "entry1__team__player_b"):  # fmt: skip
+        if table.is_bye:
+            continue
+        teams = [
+            (e.team.name, (e.team.player_a.name, e.team.player_b.name)) for e in (table.entry0, table.entry1)
+        ]
+        table.match = scoring_services.match_create(
+            teams=teams, ruleset=tournament.ruleset, options=options, created_by=user
+        )
+        table.save(update_fields=["match"])
+    rnd.status = Round.Status.STARTED
+    rnd.started_at = timezone.now()
+    rnd._history_user = user
+    rnd.save()
+    standings_request(tournament.pk)
+    return rnd
+
+
+@transaction.atomic
+def playoffs_create(*, tournament_id: int) -> list[Round]:
+    """A short play-off for each group of teams level at a cut that has none under way."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+    if tournament.status != Tournament.Status.RUNNING or _pending_playoffs(tournament):
+        return []
+    if not _stage_complete(tournament):
+        return []
+    created = []
+    for tie in _ties_at_cuts(tournament, standings_compute(tournament)):
+        entries = tie["entries"]
+        if len(entries) == 2:
+            pairs = [pairing.Pair(entries[0], entries[1])]
+        else:
+            pairs = [p for rnd in pairing.round_robin(entries) for p in rnd if p.b is not None]
+        number = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        rnd = Round.objects.create(
+            tournament=tournament, number=number, kind=Round.Kind.PLAYOFF, cut=tie["cut"]
+        )
+        _save_tables(rnd, pairs)
+        round_start(rnd=rnd)
+        created.append(rnd)
+    return created

@@ -1,0 +1,49 @@
+"""Standings: pure Python, no Django (STYLE.md practice 6).
+
+``compute_standings(entries, results, order, scoring)`` ranks the teams from
+their finished matches (``Result``) by a tie-break order of metric keys, chosen
+from ``METRICS`` and checked by ``validate_order``; ``level_at_cut`` names the
+teams that stay level across a cut and need a play-off. The default order is
+``DEFAULT_ORDER``: match points, head-to-head, point difference, game points.
+"""
+
+from .metrics import (
+    DEFAULT_ORDER,
+    METRICS,
+    Buchholz,
+    GamePoints,
+    GroupMetric,
+    HeadToHead,
+    MatchPoints,
+    Metric,
+    PointDifference,
+    Suffered,
+    Wins,
+    validate_order,
+)
+from .table import Row, compute_standings, level_at_cut
+from .tally import DEFAULT_SCORING, Record, Result, Scoring, Tally, tally
+
+__all__ = [
+    "DEFAULT_ORDER",
+    "DEFAULT_SCORING",
+    "METRICS",
+    "Buchholz",
+    "GamePoints",
+    "GroupMetric",
+    "HeadToHead",
+    "MatchPoints",
+    "Metric",
+    "PointDifference",
+    "Record",
+    "Result",
+    "Row",
+    "Scoring",
+    "Suffered",
+    "Tally",
+    "Wins",
+    "compute_standings",
+    "level_at_cut",
+    "tally",
+    "validate_order",
+]

@@ -1,0 +1,153 @@
+"""What the finished matches give each team: one pass over the results.
+
+``tally(results, scoring)`` reads every result once and keeps, per team, the
+counts every metric is computed from, plus the match points it took from each
+opponent (head-to-head). Teams that withdrew still have a record here, so the
+teams they played keep what they earned against them (and their Buchholz).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Result:
+    """One finished match (or a bye) from the standings' point of view.
+
+    ``a`` and ``b`` are entry ids; ``b`` is None for a bye given to ``a``.
+    ``points`` are the game points each side scored in the match (its final
+    totals); ``winner`` is 0 (``a``), 1 (``b``) or None for a draw.
+    ``suffered`` counts the deals each side lost as the contracting side:
+    mesa (Mpourloto), failed (Pilotta), inside (Bulgarian), dedans (French and
+    Classic Belote).
+
+    A bye is ``Result(a=entry, b=None, points=(0, 0), winner=0)``: what it is
+    worth comes from ``Scoring`` (``bye`` match points, ``bye_game_points``),
+    the one place it is configured, so a bye carrying points of its own is
+    refused rather than counted twice.
+    """
+
+    a: int
+    b: int | None
+    points: tuple[int, int]
+    winner: int | None
+    suffered: tuple[int, int] = (0, 0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "points", _pair(self.points, "points"))
+        object.__setattr__(self, "suffered", _pair(self.suffered, "suffered"))
+        if self.b is None:
+            if self.winner != 0:
+                raise ValueError(f"a bye is won by its team (winner=0), not {self.winner!r}")
+            if self.points != (0, 0) or self.suffered != (0, 0):
+                raise ValueError(
+                    "a bye has points=(0, 0) and suffered=(0, 0); "
+                    "its game points come from Scoring.bye_game_points"
+                )
+        else:
+            if self.a == self.b:
+                raise ValueError(f"entry {self.a} cannot play itself")
+            if self.winner not in (0, 1, None):
+                raise ValueError(f"winner is 0, 1 or None (a draw), not {self.winner!r}")
+
+    @property
+    def is_bye(self) -> bool:
+        return self.b is None
+
+
+def _pair(value: Iterable[int], name: str) -> tuple[int, int]:
+    pair = tuple(value)
+    if len(pair) != 2:
+        raise ValueError(f"{name} is a pair, one number for each side, not {value!r}")
+    return pair  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Match points for a result, as the tournament configured them."""
+
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+    bye: int = 2  # match points for a bye
+    bye_game_points: int = 0  # game points credited for a bye (nothing against)
+
+    def awarded(self, result: Result) -> tuple[int, int]:
+        """The match points ``result`` gives each side (a bye: only to ``a``)."""
+        if result.b is None:
+            return (self.bye, 0)
+        if result.winner is None:
+            return (self.draw, self.draw)
+        return (self.win, self.loss) if result.winner == 0 else (self.loss, self.win)
+
+
+DEFAULT_SCORING = Scoring()
+
+
+@dataclass(slots=True)
+class Record:
+    """One team's tally. Byes are counted in ``byes`` and ``match_points`` (and
+    ``game_points`` when ``Scoring.bye_game_points`` is set) but are not matches
+    played: ``played == won + drawn + lost``."""
+
+    entry: int
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    byes: int = 0
+    match_points: int = 0
+    game_points: int = 0  # for
+    game_points_against: int = 0
+    suffered: int = 0
+    opponents: list[int] = field(default_factory=list)  # one item per match, repeats kept
+    against: dict[int, int] = field(default_factory=dict)  # opponent → match points taken from it
+
+
+@dataclass(frozen=True)
+class Tally:
+    records: dict[int, Record]
+    scoring: Scoring
+
+    def record(self, entry: int) -> Record:
+        """``entry``'s record; an empty one for a team that has no result yet."""
+        found = self.records.get(entry)
+        return found if found is not None else Record(entry)
+
+
+def tally(results: Iterable[Result], scoring: Scoring = DEFAULT_SCORING) -> Tally:
+    """Every team's record from ``results``, in one pass (order does not matter)."""
+    records: dict[int, Record] = {}
+
+    def record(entry: int) -> Record:
+        found = records.get(entry)
+        if found is None:
+            found = records[entry] = Record(entry)
+        return found
+
+    for result in results:
+        awarded = scoring.awarded(result)
+        if result.b is None:
+            team = record(result.a)
+            team.byes += 1
+            team.match_points += awarded[0]
+            team.game_points += scoring.bye_game_points
+            continue
+        sides = (record(result.a), record(result.b))
+        for side, (team, other) in enumerate((sides, sides[::-1])):
+            team.played += 1
+            if result.winner is None:
+                team.drawn += 1
+            elif result.winner == side:
+                team.won += 1
+            else:
+                team.lost += 1
+            team.match_points += awarded[side]
+            team.game_points += result.points[side]
+            team.game_points_against += result.points[1 - side]
+            team.suffered += result.suffered[side]
+            team.opponents.append(other.entry)
+            team.against[other.entry] = team.against.get(other.entry, 0) + awarded[side]
+    return Tally(records=records, scoring=scoring)

@@ -1,0 +1,23 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list, name="list"),
+    path("tournaments/new/", views.tournament_new, name="new"),
+    path("tournaments/<slug:slug>/", views.tournament_home, name="home"),
+    path("tournaments/<slug:slug>/standings/", views.standings_page, name="standings"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
+    path("tournaments/<slug:slug>/teams/<int:entry_pk>/", views.entry_detail, name="entry"),
+    path("tournaments/<slug:slug>/signup/", views.signup, name="signup"),
+    path("tournaments/<slug:slug>/manage/", views.manage, name="manage"),
+    path("tournaments/<slug:slug>/manage/start/", views.start, name="start"),
+    path("tournaments/<slug:slug>/manage/entries/<int:entry_pk>/", views.entry_status, name="entry_status"),
+    path("tournaments/<slug:slug>/manage/rounds/", views.round_generate, name="round_generate"),
+    path("tournaments/<slug:slug>/manage/rounds/<int:number>/swap/", views.round_swap, name="round_swap"),
+    path("tournaments/<slug:slug>/manage/rounds/<int:number>/start/", views.round_start, name="round_start"),
+    path("tournaments/<slug:slug>/manage/rounds/<int:number>/links/", views.round_links, name="round_links"),
+    path("s/<str:token>/", views.scorekeeper_link, name="scorekeeper"),
+]

@@ -1,0 +1,233 @@
+"""Tournament pages: public ones anyone may read, organizer ones behind login."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import selectors, services
+from .forms import EntryForm, SwapForm, TournamentForm
+from .models import Entry, Round, Table, Tournament
+
+
+def _visible(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("organizer"), slug=slug)
+    if not selectors.tournament_visible(tournament, request.user):
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def organizer_only(view: Callable) -> Callable:
+    """The tournament's organizer only; anyone else gets a 404 (nothing is revealed)."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
+        tournament = get_object_or_404(Tournament, slug=slug)
+        if not selectors.can_manage(tournament, request.user):
+            raise Http404("No such tournament.")
+        return view(request, tournament, *args, **kwargs)
+
+    return wrapped
+
+
+def _done(request: HttpRequest, tournament: Tournament, action: Callable, success: str) -> HttpResponse:
+    """Run a service; its refusal becomes a message; back to the organizer page."""
+    try:
+        action()
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, success)
+    return redirect("tournaments:manage", slug=tournament.slug)
+
+
+# Public -------------------------------------------------------------------------
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/list.html", {"tournaments": selectors.tournament_list(user=request.user)})
+
+
+@require_GET
+def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _visible(request, slug)
+    context = {
+        "tournament": tournament,
+        "rounds": selectors.rounds(tournament=tournament),
+        "entries": selectors.entries(tournament=tournament).exclude(status=Entry.Status.PENDING),
+        "standings": selectors.standings_get(tournament=tournament),
+        "can_manage": selectors.can_manage(tournament, request.user),
+    }
+    return render(request, "tournaments/home.html", context)
+
+
+@require_GET
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _visible(request, slug)
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    context = {"tournament": tournament, "round": rnd, "tables": selectors.round_tables(rnd=rnd)}
+    return render(request, "tournaments/round.html", context)
+
+
+@require_GET
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _visible(request, slug)
+    context = {"tournament": tournament, "standings": selectors.standings_get(tournament=tournament)}
+    template = "tournaments/standings.html#table" if request.htmx else "tournaments/standings.html"
+    return render(request, template, context)
+
+
+@require_GET
+def entry_detail(request: HttpRequest, slug: str, entry_pk: int) -> HttpResponse:
+    tournament = _visible(request, slug)
+    entry = get_object_or_404(selectors.entries(tournament=tournament), pk=entry_pk)
+    context = {"tournament": tournament, "entry": entry, "tables": selectors.entry_tables(entry=entry)}
+    return render(request, "tournaments/entry.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _visible(request, slug)
+    form = EntryForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            services.entry_signup(tournament=tournament, name=d["name"], players=[d["player_a"], d["player_b"]],
+                                  contact=d["contact"])  # fmt: skip
+        except services.TournamentError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, "Thank you: the organizer will confirm your entry.")
+            return redirect("tournaments:home", slug=tournament.slug)
+    status = 422 if form.errors else 200
+    return render(request, "tournaments/signup.html", {"tournament": tournament, "form": form}, status=status)
+
+
+@require_GET
+def scorekeeper_link(request: HttpRequest, token: str) -> HttpResponse:
+    """The secret link of one table: it opens that table's sheet (and only grants that one)."""
+    table = get_object_or_404(Table.objects.select_related("match"), token=token)
+    if table.match is None:
+        return render(request, "tournaments/table_waiting.html", {"table": table}, status=200)
+    allowed = set(request.session.get("scorekeeper_matches", []))
+    allowed.add(table.match_id)
+    request.session["scorekeeper_matches"] = sorted(allowed)
+    return redirect("scoring:match", pk=table.match_id)
+
+
+# Organizer ----------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(
+                organizer=request.user, name=form.cleaned_data["name"], **form.settings()
+            )
+        except services.TournamentError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("tournaments:manage", slug=tournament.slug)
+    return render(request, "tournaments/new.html", {"form": form}, status=422 if form.errors else 200)
+
+
+@organizer_only
+@require_http_methods(["GET", "POST"])
+def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = EntryForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            services.entry_register(tournament=tournament, name=d["name"], players=[d["player_a"], d["player_b"]])
+        except services.TournamentError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"{d['name']} entered.")
+            return redirect("tournaments:manage", slug=tournament.slug)
+    rounds = list(selectors.rounds(tournament=tournament))
+    current = next((r for r in reversed(rounds) if r.kind != Round.Kind.PLAYOFF), None)
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "entries": selectors.entries(tournament=tournament),
+        "rounds": rounds,
+        "current": current,
+        "current_tables": selectors.round_tables(rnd=current) if current else [],
+        "swap_form": SwapForm(),
+        "standings": selectors.standings_get(tournament=tournament),
+    }
+    return render(request, "tournaments/manage.html", context, status=422 if form.errors else 200)
+
+
+@organizer_only
+@require_POST
+def entry_status(request: HttpRequest, tournament: Tournament, entry_pk: int) -> HttpResponse:
+    entry = get_object_or_404(tournament.entries, pk=entry_pk)
+    status = request.POST.get("status")
+    if status not in Entry.Status.values or status == Entry.Status.PENDING:
+        messages.error(request, "Unknown change.")
+        return redirect("tournaments:manage", slug=tournament.slug)
+    label = Entry.Status(status).label.lower()
+    return _done(request, tournament, lambda: services.entry_set_status(entry=entry, status=status,
+                 user=request.user), f"{entry.team.name}: {label}.")  # fmt: skip
+
+
+@organizer_only
+@require_POST
+def start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _done(request, tournament, lambda: services.tournament_start(tournament=tournament, user=request.user),
+                 "The tournament has started: draw the first round.")  # fmt: skip
+
+
+@organizer_only
+@require_POST
+def round_generate(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _done(request, tournament, lambda: services.round_generate(tournament=tournament, user=request.user),
+                 "Round drawn: check the tables, swap teams if needed, then start it.")  # fmt: skip
+
+
+@organizer_only
+@require_POST
+def round_swap(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    form = SwapForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Write two places as table and side, e.g. 3A and 5B.")
+        return redirect("tournaments:manage", slug=tournament.slug)
+    first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+    return _done(request, tournament, lambda: services.round_swap(rnd=rnd, first=first, second=second,
+                 user=request.user), "Teams swapped.")  # fmt: skip
+
+
+@organizer_only
+@require_POST
+def round_start(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    return _done(request, tournament, lambda: services.round_start(rnd=rnd, user=request.user),
+                 f"Round {number} started: hand out the scorekeeper links.")  # fmt: skip
+
+
+@organizer_only
+@require_GET
+def round_links(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Printable: every table's scorekeeper link and its QR code."""
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    tables = []
+    for table in selectors.round_tables(rnd=rnd):
+        url = request.build_absolute_uri(reverse("tournaments:scorekeeper", args=[table.token]))
+        qr = None if table.is_bye else segno.make(url, error="m").svg_inline(scale=4)
+        tables.append({"table": table, "url": url, "qr": qr})
+    return render(request, "tournaments/links.html", {"tournament": tournament, "round": rnd, "tables": tables})
