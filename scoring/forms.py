@@ -134,9 +134,12 @@ class MatchForm(forms.Form):
         required=False,
     )
     target = forms.IntegerField(
-        min_value=1, max_value=100_000, required=False, label="Play to",
+        min_value=1,
+        max_value=100_000,
+        required=False,
+        label="Play to",
         help_text="Blank: the game's usual target.",
-    )  # fmt: skip
+    )
     ties_hang = forms.BooleanField(required=False, label="Ties hang (kremamena)")
     best_melds_only = forms.BooleanField(required=False, label="Only the best melds count")
     capo_100 = forms.BooleanField(required=False, label="Capo is worth 100")
@@ -196,20 +199,27 @@ class DealForm(forms.Form):
         coerce=int, choices=TEAM_CHOICES, widget=forms.RadioSelect, required=False, empty_value=None
     )
     points_team = forms.TypedChoiceField(
-        coerce=int, choices=TEAM_CHOICES, widget=forms.RadioSelect, initial=0, required=False,
+        coerce=int,
+        choices=TEAM_CHOICES,
+        widget=forms.RadioSelect,
+        initial=0,
+        required=False,
         label="Card points of",
-    )  # fmt: skip
+    )
     card_points = forms.IntegerField(
-        min_value=0, required=False, label="Card points",
+        min_value=0,
+        required=False,
+        label="Card points",
         error_messages={"min_value": "Card points are not below 0."},
-    )  # fmt: skip
+    )
     last_trick = forms.ChoiceField(
         choices=LAST_TRICK_CHOICES, widget=forms.RadioSelect, label="Last trick", required=False
     )
     declarations_winner = forms.ChoiceField(
-        choices=[("0", "Team 1"), ("1", "Team 2"), ("equal", "Equal")], widget=forms.RadioSelect,
+        choices=[("0", "Team 1"), ("1", "Team 2"), ("equal", "Equal")],
+        widget=forms.RadioSelect,
         required=False,
-    )  # fmt: skip
+    )
 
     def __init__(
         self, *args: Any, ruleset: str = "mpourloto", options: dict[str, Any] | None = None, **kwargs: Any
@@ -292,8 +302,14 @@ class DealForm(forms.Form):
             data["deal"] = {"thrown_in": True}
             return data
         pad = self.pad
-        required = [("maker", f"Tap the {pad.maker_label.lower()} team." if pad.maker_label != "Trumps"
-                     else "Tap the team that made trumps.")]  # fmt: skip
+        required = [
+            (
+                "maker",
+                f"Tap the {pad.maker_label.lower()} team."
+                if pad.maker_label != "Trumps"
+                else "Tap the team that made trumps.",
+            )
+        ]
         if pad.suits:
             required.append(("suit", "Tap the contract's suit."))
         required.append(("last_trick", f"Tap the team that won the last trick (or took {pad.capot_word})."))

@@ -36,9 +36,13 @@ class Match(models.Model):
     first_dealer = models.PositiveSmallIntegerField(default=0, choices=[(s, f"Seat {s}") for s in range(4)])
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
-    totals = models.JSONField(default=list, blank=True, help_text="The engine's totals, rewritten on every change")
+    totals = models.JSONField(
+        default=list, blank=True, help_text="The engine's totals, rewritten on every change"
+    )
     suffered = models.JSONField(
-        default=list, blank=True, help_text="Deals each team lost as the contracting side (mesa, failed, inside…)"
+        default=list,
+        blank=True,
+        help_text="Deals each team lost as the contracting side (mesa, failed, inside…)",
     )
     version = models.PositiveIntegerField(default=0, help_text="Raised by every change to the deals")
     created_by = models.ForeignKey(

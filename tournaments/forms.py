@@ -19,12 +19,20 @@ def _metric_choices() -> list[tuple[str, str]]:
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
     ruleset = forms.ChoiceField(choices=[(k, r.name) for k, r in engine.RULESETS.items()], label="Game")
-    target = forms.IntegerField(min_value=1, required=False, label="Play to", help_text="Blank: the game's usual")
+    target = forms.IntegerField(
+        min_value=1, required=False, label="Play to", help_text="Blank: the game's usual"
+    )
     format = forms.ChoiceField(choices=Tournament.Format.choices, widget=forms.RadioSelect, initial="swiss")
     swiss_rounds = forms.IntegerField(min_value=1, max_value=30, initial=5, label="Swiss rounds")
-    knockout_size = forms.IntegerField(min_value=0, max_value=256, initial=0, label="Knockout: top N (0: none)")
+    knockout_size = forms.IntegerField(
+        min_value=0, max_value=256, initial=0, label="Knockout: top N (0: none)"
+    )
     deals_per_match = forms.IntegerField(
-        min_value=0, max_value=100, initial=0, label="Deals per match", help_text="0: each match to the target"
+        min_value=0,
+        max_value=100,
+        initial=0,
+        label="Deals per match",
+        help_text="0: each match to the target",
     )
     points_win = forms.IntegerField(min_value=0, max_value=10, initial=2)
     points_draw = forms.IntegerField(min_value=0, max_value=10, initial=1)
@@ -43,7 +51,7 @@ class TournamentForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self.is_bound:
-            order = list(standings.DEFAULT_ORDER) + ["", "", "", ""]
+            order = [*standings.DEFAULT_ORDER, "", "", "", ""]
             for i in range(4):
                 self.initial.setdefault(f"tiebreak_{i + 1}", order[i])
 
@@ -58,9 +66,22 @@ class TournamentForm(forms.Form):
         d = self.cleaned_data
         options = {"target": d["target"]} if d.get("target") else {}
         tiebreaks = [d[f"tiebreak_{i}"] for i in range(1, 5) if d.get(f"tiebreak_{i}")]
-        keys = ("ruleset", "format", "swiss_rounds", "knockout_size", "deals_per_match", "points_win",
-                "points_draw", "points_loss", "points_bye", "cuts", "playoff_deals", "public", "signup_open",
-                "starts_on")  # fmt: skip
+        keys = (
+            "ruleset",
+            "format",
+            "swiss_rounds",
+            "knockout_size",
+            "deals_per_match",
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "points_bye",
+            "cuts",
+            "playoff_deals",
+            "public",
+            "signup_open",
+            "starts_on",
+        )
         return {**{k: d[k] for k in keys}, "options": options, "tiebreaks": tiebreaks}
 
 

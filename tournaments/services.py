@@ -50,10 +50,24 @@ def _unique_slug(name: str) -> str:
 
 
 SETTINGS = (
-    "name", "ruleset", "options", "format", "swiss_rounds", "knockout_size", "tiebreaks",
-    "deals_per_match", "points_win", "points_draw", "points_loss", "points_bye", "playoff_deals", "cuts",
-    "public", "signup_open", "starts_on",
-)  # fmt: skip
+    "name",
+    "ruleset",
+    "options",
+    "format",
+    "swiss_rounds",
+    "knockout_size",
+    "tiebreaks",
+    "deals_per_match",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "points_bye",
+    "playoff_deals",
+    "cuts",
+    "public",
+    "signup_open",
+    "starts_on",
+)
 
 
 def _check_settings(values: dict[str, Any]) -> dict[str, Any]:
@@ -147,8 +161,9 @@ def entry_signup(*, tournament: Tournament, name: str, players: Sequence[str], c
     """A public sign-up: the entry waits for the organizer's approval."""
     if not tournament.signup_open or not tournament.public:
         raise TournamentError("This tournament takes no sign-ups.")
-    return entry_register(tournament=tournament, name=name, players=players, status=Entry.Status.PENDING,
-                          contact=contact)  # fmt: skip
+    return entry_register(
+        tournament=tournament, name=name, players=players, status=Entry.Status.PENDING, contact=contact
+    )
 
 
 @transaction.atomic
@@ -197,9 +212,11 @@ def tournament_start(*, tournament: Tournament, user: Any = None) -> Tournament:
 
 def _scoring(tournament: Tournament) -> standings.Scoring:
     return standings.Scoring(
-        win=tournament.points_win, draw=tournament.points_draw, loss=tournament.points_loss,
+        win=tournament.points_win,
+        draw=tournament.points_draw,
+        loss=tournament.points_loss,
         bye=tournament.points_bye,
-    )  # fmt: skip
+    )
 
 
 def _tables(tournament: Tournament, kinds: Sequence[str]):
@@ -217,9 +234,12 @@ def _result(table: Table) -> standings.Result | None:
     if match is None or match.status != Match.Status.FINISHED:
         return None
     return standings.Result(
-        a=table.entry0_id, b=table.entry1_id, points=tuple(match.totals or (0, 0)), winner=match.winner,
+        a=table.entry0_id,
+        b=table.entry1_id,
+        points=tuple(match.totals or (0, 0)),
+        winner=match.winner,
         suffered=tuple(match.suffered or (0, 0)),
-    )  # fmt: skip
+    )
 
 
 def standings_compute(tournament: Tournament) -> list[standings.Row]:
@@ -517,8 +537,9 @@ def round_start(*, rnd: Round, user: Any = None) -> Round:
         options["deals"] = 0  # a knockout match is played to the target: it needs a winner
     elif rnd.kind == Round.Kind.PLAYOFF:
         options["deals"] = tournament.playoff_deals
-    for table in rnd.tables.select_related("entry0__team__player_a", "entry0__team__player_b",
-                                           "entry1__team__player_a", "entry1__team__player_b"):  # fmt: skip
+    for table in rnd.tables.select_related(
+        "entry0__team__player_a", "entry0__team__player_b", "entry1__team__player_a", "entry1__team__player_b"
+    ):
         if table.is_bye:
             continue
         teams = [

@@ -55,7 +55,9 @@ def _done(request: HttpRequest, tournament: Tournament, action: Callable, succes
 
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/list.html", {"tournaments": selectors.tournament_list(user=request.user)})
+    return render(
+        request, "tournaments/list.html", {"tournaments": selectors.tournament_list(user=request.user)}
+    )
 
 
 @require_GET
@@ -102,8 +104,12 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            services.entry_signup(tournament=tournament, name=d["name"], players=[d["player_a"], d["player_b"]],
-                                  contact=d["contact"])  # fmt: skip
+            services.entry_signup(
+                tournament=tournament,
+                name=d["name"],
+                players=[d["player_a"], d["player_b"]],
+                contact=d["contact"],
+            )
         except services.TournamentError as error:
             form.add_error(None, str(error))
         else:
@@ -151,7 +157,9 @@ def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            services.entry_register(tournament=tournament, name=d["name"], players=[d["player_a"], d["player_b"]])
+            services.entry_register(
+                tournament=tournament, name=d["name"], players=[d["player_a"], d["player_b"]]
+            )
         except services.TournamentError as error:
             form.add_error(None, str(error))
         else:
@@ -181,22 +189,34 @@ def entry_status(request: HttpRequest, tournament: Tournament, entry_pk: int) ->
         messages.error(request, "Unknown change.")
         return redirect("tournaments:manage", slug=tournament.slug)
     label = Entry.Status(status).label.lower()
-    return _done(request, tournament, lambda: services.entry_set_status(entry=entry, status=status,
-                 user=request.user), f"{entry.team.name}: {label}.")  # fmt: skip
+    return _done(
+        request,
+        tournament,
+        lambda: services.entry_set_status(entry=entry, status=status, user=request.user),
+        f"{entry.team.name}: {label}.",
+    )
 
 
 @organizer_only
 @require_POST
 def start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return _done(request, tournament, lambda: services.tournament_start(tournament=tournament, user=request.user),
-                 "The tournament has started: draw the first round.")  # fmt: skip
+    return _done(
+        request,
+        tournament,
+        lambda: services.tournament_start(tournament=tournament, user=request.user),
+        "The tournament has started: draw the first round.",
+    )
 
 
 @organizer_only
 @require_POST
 def round_generate(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return _done(request, tournament, lambda: services.round_generate(tournament=tournament, user=request.user),
-                 "Round drawn: check the tables, swap teams if needed, then start it.")  # fmt: skip
+    return _done(
+        request,
+        tournament,
+        lambda: services.round_generate(tournament=tournament, user=request.user),
+        "Round drawn: check the tables, swap teams if needed, then start it.",
+    )
 
 
 @organizer_only
@@ -208,16 +228,24 @@ def round_swap(request: HttpRequest, tournament: Tournament, number: int) -> Htt
         messages.error(request, "Write two places as table and side, e.g. 3A and 5B.")
         return redirect("tournaments:manage", slug=tournament.slug)
     first, second = form.cleaned_data["first"], form.cleaned_data["second"]
-    return _done(request, tournament, lambda: services.round_swap(rnd=rnd, first=first, second=second,
-                 user=request.user), "Teams swapped.")  # fmt: skip
+    return _done(
+        request,
+        tournament,
+        lambda: services.round_swap(rnd=rnd, first=first, second=second, user=request.user),
+        "Teams swapped.",
+    )
 
 
 @organizer_only
 @require_POST
 def round_start(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     rnd = get_object_or_404(tournament.rounds, number=number)
-    return _done(request, tournament, lambda: services.round_start(rnd=rnd, user=request.user),
-                 f"Round {number} started: hand out the scorekeeper links.")  # fmt: skip
+    return _done(
+        request,
+        tournament,
+        lambda: services.round_start(rnd=rnd, user=request.user),
+        f"Round {number} started: hand out the scorekeeper links.",
+    )
 
 
 @organizer_only
@@ -230,4 +258,6 @@ def round_links(request: HttpRequest, tournament: Tournament, number: int) -> Ht
         url = request.build_absolute_uri(reverse("tournaments:scorekeeper", args=[table.token]))
         qr = None if table.is_bye else segno.make(url, error="m").svg_inline(scale=4)
         tables.append({"table": table, "url": url, "qr": qr})
-    return render(request, "tournaments/links.html", {"tournament": tournament, "round": rnd, "tables": tables})
+    return render(
+        request, "tournaments/links.html", {"tournament": tournament, "round": rnd, "tables": tables}
+    )

@@ -72,8 +72,11 @@ def test_the_first_entry_given_is_number_one():
         pytest.param([], [], id="nobody"),
         pytest.param([5], [[Pair(5, None)]], id="one-team-sits-out"),
         pytest.param([5, 9], [[Pair(5, 9)]], id="two-teams"),
-        pytest.param([5, 9, 7], [[Pair(9, 7), Pair(5, None)], [Pair(5, 9), Pair(7, None)],
-                                 [Pair(7, 5), Pair(9, None)]], id="three-teams"),  # fmt: skip
+        pytest.param(
+            [5, 9, 7],
+            [[Pair(9, 7), Pair(5, None)], [Pair(5, 9), Pair(7, None)], [Pair(7, 5), Pair(9, None)]],
+            id="three-teams",
+        ),  # fmt: skip
     ],
 )
 def test_small_fields(entries, rounds):
