@@ -76,7 +76,7 @@ def test_the_first_entry_given_is_number_one():
             [5, 9, 7],
             [[Pair(9, 7), Pair(5, None)], [Pair(5, 9), Pair(7, None)], [Pair(7, 5), Pair(9, None)]],
             id="three-teams",
-        ),  # fmt: skip
+        ),
     ],
 )
 def test_small_fields(entries, rounds):

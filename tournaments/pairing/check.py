@@ -19,23 +19,17 @@ def check_pairing(
     """Raise ``PairingError`` unless ``pairs`` is a valid round for ``entries``.
 
     Valid means: every entry is at exactly one table, nobody else is; no team
-    is paired with itself; at most ``max_byes`` byes (one by default, and only
-    when the number of teams is odd; ``None`` for no limit, as in a knockout's
-    first round); no pair was ``played`` before unless ``allow_rematch``; and
-    the bye does not go to a team that already had one (``byes``) while a team
-    of this round has not had one.
+    is paired with itself; at most ``max_byes`` byes (one by default, which
+    with every team seated once means a bye only when the number is odd;
+    ``None`` for no limit, as in a knockout's first round with byes); no pair
+    was ``played`` before unless ``allow_rematch``; and the bye does not go to
+    a team that already had one (``byes``) while a team of this round has not
+    had one.
     """
     expected = list(entries)
     distinct(expected)
     expected_set = set(expected)
-    bye_pairs = [pair for pair in pairs if pair.b is None]
-    if max_byes is not None and len(bye_pairs) > max_byes:
-        teams = ", ".join(str(pair.a) for pair in bye_pairs)
-        raise PairingError(f"{len(bye_pairs)} teams have a bye ({teams}); at most {max_byes} may have one.")
-    if max_byes == 1 and bye_pairs and len(expected_set) % 2 == 0:
-        raise PairingError(
-            f"Entry {bye_pairs[0].a} has a bye, but the number of teams is even: everyone can play."
-        )
+    met = set() if allow_rematch else set(played)
     seated: set[int] = set()
     for table, pair in enumerate(pairs, start=1):
         if pair.a is None:
@@ -48,11 +42,15 @@ def check_pairing(
             if entry in seated:
                 raise PairingError(f"Entry {entry} is at two tables.")
             seated.add(entry)
-        if not allow_rematch and pair.b is not None and frozenset((pair.a, pair.b)) in played:
+        if pair.b is not None and frozenset((pair.a, pair.b)) in met:
             raise PairingError(f"Entries {pair.a} and {pair.b} have already played each other.")
     missing = [entry for entry in expected if entry not in seated]
     if missing:
         raise PairingError(f"Entry {missing[0]} has no table in this round.")
+    bye_pairs = [pair for pair in pairs if pair.b is None]
+    if max_byes is not None and len(bye_pairs) > max_byes:
+        teams = ", ".join(str(pair.a) for pair in bye_pairs)
+        raise PairingError(f"{len(bye_pairs)} teams have a bye ({teams}); at most {max_byes} may have one.")
     had_bye = set(byes)
     without_bye = [entry for entry in expected if entry not in had_bye]
     for pair in bye_pairs:

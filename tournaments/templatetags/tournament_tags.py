@@ -14,6 +14,14 @@ def metric_name(key: str) -> str:
 
 
 @register.filter
+def metric_abbr(key: str) -> str:
+    from tournaments.standings import METRICS
+
+    metric = METRICS.get(key)
+    return metric.abbr if metric else key
+
+
+@register.filter
 def at_key(mapping, key):
     try:
         return mapping[key]

@@ -4,7 +4,6 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-from django.db import transaction
 
 from scoring import services
 from scoring.models import Match
@@ -14,6 +13,17 @@ TEAMS = [
     ("Kafeneio B", ("Giorgos", "Maria")),
     ("Platanos", ("Kostas", "Sofia")),
     ("Limani", ("Yannis", "Katerina")),
+]
+
+NIGHT_TEAMS = [
+    ("Agora", ["Dimitris", "Anna"]),
+    ("Plateia", ["Stavros", "Vaso"]),
+    ("Kastro", ["Manolis", "Irini"]),
+    ("Molos", ["Petros", "Dora"]),
+    ("Pyrgos", ["Lefteris", "Chryssa"]),
+    ("Vrysi", ["Antonis", "Popi"]),
+    ("Akti", ["Michalis", "Rena"]),
+    ("Ammos", ["Thanos", "Lina"]),
 ]
 
 
@@ -36,7 +46,6 @@ def demo_deal(rng: random.Random, number: int) -> dict:
 class Command(BaseCommand):
     help = "Load demo data (idempotent): a demo login, four teams, a match in progress and a finished match."
 
-    @transaction.atomic
     def handle(self, *args, **options):
         User = get_user_model()
         user, created = User.objects.get_or_create(
@@ -59,9 +68,32 @@ class Command(BaseCommand):
         )
         for number in range(6):
             services.deal_record(match=playing, deal=demo_deal(rng, number), user=user)
+        self.demo_tournament(user, rng)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo data loaded: a finished match ({finished}) and one in progress ({playing}). "
-                "Log in as demo / demo."
+                f"Demo data loaded: a finished match ({finished}), one in progress ({playing}) and a Swiss "
+                "tournament in its second round. Log in as demo / demo."
             )
         )
+
+    def demo_tournament(self, user, rng: random.Random) -> None:
+        """A club-night Swiss of 8 teams, 4 deals a match: round 1 played, round 2 under way."""
+        from tournaments import services as tournaments
+
+        night = tournaments.tournament_create(
+            organizer=user, name="Friday club night", swiss_rounds=3, deals_per_match=4, cuts=[1]
+        )
+        for name, players in NIGHT_TEAMS:
+            tournaments.entry_register(tournament=night, name=name, players=players)
+        tournaments.tournament_start(tournament=night, user=user)
+        for round_number in (1, 2):
+            rnd = tournaments.round_generate(tournament=night, user=user)
+            tournaments.round_start(rnd=rnd, user=user)
+            for table in rnd.tables.select_related("match"):
+                if table.match is None or (round_number == 2 and table.number > 2):
+                    continue
+                number = 0
+                while Match.objects.get(pk=table.match_id).status != Match.Status.FINISHED:
+                    deal = demo_deal(rng, number)
+                    services.deal_record(match=table.match, deal=deal, user=user)
+                    number += 1

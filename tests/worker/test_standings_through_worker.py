@@ -1,0 +1,54 @@
+"""Deals recorded at the tables reach the standings through a real worker."""
+
+import time
+
+import pytest
+from django.conf import settings
+
+from scoring import services as scoring
+from tournaments import services
+from tournaments.models import StandingsSnapshot
+
+pytestmark = pytest.mark.worker
+
+WIN_0 = {"maker": 0, "card_points": [90, 62], "last_trick": 0}
+
+
+def wait_for(condition, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError("the worker did not update the standings in time")
+
+
+def test_recorded_deals_reach_the_standings_through_the_worker(worker, django_user_model):
+    assert not settings.CELERY_TASK_ALWAYS_EAGER
+    organizer = django_user_model.objects.create_user(username="org", password="pw-org-12345")
+    tournament = services.tournament_create(organizer=organizer, name="Worker night", swiss_rounds=1,
+                                            deals_per_match=1)  # fmt: skip
+    for i in range(4):
+        services.entry_register(tournament=tournament, name=f"T{i}", players=[f"A{i}", f"B{i}"])
+    services.tournament_start(tournament=tournament)
+    rnd = services.round_generate(tournament=tournament)
+    services.round_start(rnd=rnd)
+    wait_for(lambda: StandingsSnapshot.objects.filter(tournament=tournament, version__gte=1).exists())
+
+    winners = []
+    for table in rnd.tables.select_related("match"):
+        scoring.deal_record(match=table.match, deal=WIN_0)
+        winners.append(table.entry0_id)
+
+    def settled():
+        snapshot = StandingsSnapshot.objects.get(tournament=tournament)
+        points = {row["entry"]: row["values"]["match_points"] for row in snapshot.rows}
+        return snapshot if all(points.get(w) == 2 for w in winners) else None
+
+    snapshot = wait_for(settled)
+    assert sorted(row["values"]["match_points"] for row in snapshot.rows) == [0, 0, 2, 2]
+    rnd.refresh_from_db()
+    assert rnd.status == "finished"
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
