@@ -49,6 +49,14 @@ class Contract:
     bid: int | None = None
     multiplier: int = 1
 
+    def __post_init__(self) -> None:
+        if self.suit is not None and self.suit not in SUITS:
+            raise ScoringError(f"must be one of {', '.join(SUITS)}", field="contract.suit")
+        if self.bid is not None and not _is_int(self.bid):
+            raise ScoringError("must be a whole number", field="contract.bid")
+        if not _is_int(self.multiplier) or self.multiplier not in (1, 2, 4):
+            raise ScoringError("must be 1, 2 (contra) or 4 (sur-contra)", field="contract.multiplier")
+
     @classmethod
     def from_dict(cls, data: Any) -> Contract:
         if not isinstance(data, Mapping):
@@ -56,16 +64,7 @@ class Contract:
         unknown = set(data) - {"suit", "bid", "multiplier"}
         if unknown:
             raise ScoringError(f"unknown field {sorted(unknown)[0]!r}", field="contract")
-        suit = data.get("suit")
-        if suit is not None and suit not in SUITS:
-            raise ScoringError(f"must be one of {', '.join(SUITS)}", field="contract.suit")
-        bid = data.get("bid")
-        if bid is not None and not _is_int(bid):
-            raise ScoringError("must be a whole number", field="contract.bid")
-        multiplier = data.get("multiplier", 1)
-        if type(multiplier) is not int or multiplier not in (1, 2, 4):
-            raise ScoringError("must be 1, 2 (contra) or 4 (sur-contra)", field="contract.multiplier")
-        return cls(suit=suit, bid=bid, multiplier=multiplier)
+        return cls(suit=data.get("suit"), bid=data.get("bid"), multiplier=data.get("multiplier", 1))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

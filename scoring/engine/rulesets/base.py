@@ -36,7 +36,7 @@ class BaseOptions:
     """Options every game has. A rule set's options extend these."""
 
     target: int = 1000
-    deals: int = 0  # a fixed number of played deals (0: play to the target); equal totals are a draw
+    deals: int = 0  # a fixed number of played deals instead of the target (0: to the target)
 
 
 @dataclass(frozen=True)
@@ -96,11 +96,13 @@ class RuleSet:
                                field="options.deals")  # fmt: skip
 
     def end_of_match(self, progress: Progress, deal: Deal, score: DealScore, opts: Any) -> Progress:
-        """The game's own end (``settle``), or the last of a fixed number of deals: a win or a draw."""
+        """The game's own end (``settle``), or, in a match of a fixed number of deals, only the last
+        of them: the higher total wins, equal totals are a draw (the target does not end it)."""
         if not deal.thrown_in:
             progress = dataclasses.replace(progress, played=progress.played + 1)
-        progress = self.settle(progress, deal, score, opts)
-        if opts.deals and progress.played >= opts.deals and progress.status != Status.FINISHED:
+        if not opts.deals:
+            return self.settle(progress, deal, score, opts)
+        if progress.played >= opts.deals:
             a, b = progress.totals
             winner = None if a == b else (0 if a > b else 1)
             progress = dataclasses.replace(progress, status=Status.FINISHED, winner=winner)

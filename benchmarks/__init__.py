@@ -1,0 +1,1 @@
+"""Speed and load measurements; `./run bench` runs them and prints the figures."""
