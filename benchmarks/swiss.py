@@ -117,7 +117,7 @@ def run() -> None:
     big, pair_times, standings_times = tournament(256, 9, rng, report=True)
     small, *_ = tournament(16, 4, rng, report=False)
     warm, warm_q, cold, cold_q = page(big)
-    s_warm, s_warm_q, s_cold, s_cold_q = page(small)
+    _, s_warm_q, _, s_cold_q = page(small)
     print(f"pairing a round:            {ms(pair_times)}")
     print(f"recomputing the standings:  {ms(standings_times)}")
     print(f"standings page (cached):    {ms(warm)}, {warm_q} SQL queries (16 teams: {s_warm_q})")

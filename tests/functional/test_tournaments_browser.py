@@ -78,13 +78,14 @@ def create_tournament(page: Page, *, name: str, game: str, fmt: str, swiss_round
     """From the tournament list, "New tournament", filled in by hand; returns the slug."""
     page.get_by_role("link", name="New tournament").click()
     expect(page).to_have_url(re.compile(r"/tournaments/new/$"))
-    page.get_by_label("Name", exact=True).fill(name)
-    page.get_by_label("Game").select_option(label=game)
-    expect(page.get_by_label("Public", exact=True)).to_be_checked()  # public by default
-    page.get_by_label("Open a public sign-up").check()
-    page.get_by_role("radio", name=fmt).check()
-    page.get_by_label("Swiss rounds").fill(str(swiss_rounds))
-    page.get_by_label("Deals per match").fill("1")
+    form = page.locator("form.match-new")
+    form.locator('input[name="name"]').fill(name)
+    form.locator('select[name="ruleset"]').select_option(label=game)
+    expect(form.locator('input[name="public"]')).to_be_checked()  # public by default
+    form.locator('input[name="signup_open"]').check()
+    form.get_by_role("radio", name=fmt).check()
+    form.locator('input[name="swiss_rounds"]').fill(str(swiss_rounds))
+    form.locator('input[name="deals_per_match"]').fill("1")
     page.get_by_role("button", name="Create").click()
     expect(page).to_have_url(re.compile(r"/tournaments/[\w-]+/manage/$"))
     expect(page.locator("h1")).to_have_text(f"{name} Registration")

@@ -443,8 +443,8 @@ def test_bulgarian_deal_follows_the_rules(case):
         expected = [own[t] + extra[t] + (held if t == score.winner else 0) for t in (0, 1)]
         assert score.scores == tuple(expected)
         assert score.held == 0
-        assert score.winner == (deal.maker if result == Result.MADE or result == Result.INSIDE_DEFENDERS
-                                else other(deal.maker))  # fmt: skip
+        contracting_team_won = result in (Result.MADE, Result.INSIDE_DEFENDERS)
+        assert score.winner == (deal.maker if contracting_team_won else other(deal.maker))
 
 
 @ONE_DEAL
@@ -509,10 +509,10 @@ def test_bulgarian_valat_bonus_is_never_multiplied(case):
     score = score_deal("bulgarian", deal, options=options)
     factor = 2 if deal.contract.suit == "notrump" else 1
     mp = bulgarian_round(score.raw, LIMIT[deal.contract.suit], up_when_equal=deal.maker)
-    # A doubled valat: the multiplier is not applied at all.
-    applied = 1 if deal.contract.multiplier > 1 else 1
-    assert score.scores[deal.capot] == mp[deal.capot] * applied + 9 * factor
-    assert score.scores[other(deal.capot)] == mp[other(deal.capot)] * applied
+    # Not doubled, the multiplier is 1; doubled, it is not applied at all: the rounded raw points count
+    # once, and the bonus is 9 (18 in no trumps) whatever the multiplier.
+    assert score.scores[deal.capot] == mp[deal.capot] + 9 * factor
+    assert score.scores[other(deal.capot)] == mp[other(deal.capot)]
 
 
 @MATCHES
