@@ -474,24 +474,28 @@ def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
         raise TournamentError("Rounds are drawn while the tournament is running.")
     if tournament.rounds.exclude(status=Round.Status.FINISHED).exclude(kind=Round.Kind.PLAYOFF).exists():
         raise TournamentError("The current round is not finished yet.")
-    kind, pairs = _next_pairs(tournament)
-    playing = [e for pair in pairs for e in (pair.a, pair.b) if e is not None]
     try:
-        pairing.check_pairing(playing, pairs)
+        kind, pairs = _next_pairs(tournament)
+        playing = [e for pair in pairs for e in (pair.a, pair.b) if e is not None]
+        if kind == Round.Kind.SWISS:  # one bye at most, to a team that has had none while one is left
+            pairing.check_pairing(playing, pairs, _played_pairs(tournament), byes=_byes(tournament))
+        else:  # a bracket or a round robin with withdrawals may give several byes
+            pairing.check_pairing(playing, pairs, max_byes=None)
     except pairing.PairingError as error:
         raise TournamentError(f"The pairing was not valid, nothing was saved: {error}") from None
     number = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     rnd = Round(tournament=tournament, number=number, kind=kind)
     rnd._history_user = user
     rnd.save()
-    _save_tables(rnd, pairs)
+    _save_tables(rnd, pairs, byes_last=kind != Round.Kind.KNOCKOUT)
     return rnd
 
 
-def _save_tables(rnd: Round, pairs: Sequence[pairing.Pair]) -> None:
-    played = [p for p in pairs if p.b is not None]
-    byes = [p for p in pairs if p.b is None]
-    for number, pair in enumerate([*played, *byes], start=1):
+def _save_tables(rnd: Round, pairs: Sequence[pairing.Pair], *, byes_last: bool = True) -> None:
+    """Number the tables in the pairing's order; byes last, except in a bracket (its order is the draw)."""
+    if byes_last:
+        pairs = [p for p in pairs if p.b is not None] + [p for p in pairs if p.b is None]
+    for number, pair in enumerate(pairs, start=1):
         Table.objects.create(round=rnd, number=number, entry0_id=pair.a, entry1_id=pair.b)
 
 

@@ -83,7 +83,9 @@ def create_tournament(page: Page, *, name: str, game: str, fmt: str, swiss_round
     form.locator('select[name="ruleset"]').select_option(label=game)
     expect(form.locator('input[name="public"]')).to_be_checked()  # public by default
     form.locator('input[name="signup_open"]').check()
-    form.get_by_role("radio", name=fmt).check()
+    # The format's radios sit inside the "Format" label: tap the one whose label reads ``fmt``.
+    form.locator("#id_format label").filter(has_text=fmt).click()
+    expect(form.locator("#id_format label").filter(has_text=fmt).get_by_role("radio")).to_be_checked()
     form.locator('input[name="swiss_rounds"]').fill(str(swiss_rounds))
     form.locator('input[name="deals_per_match"]').fill("1")
     page.get_by_role("button", name="Create").click()

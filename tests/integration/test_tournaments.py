@@ -255,3 +255,20 @@ def test_recomputing_twice_gives_the_same_standings(organizer):
     rows = first.rows
     second = services.standings_refresh(tournament_id=t.pk)
     assert second.rows == rows and second.version == first.version + 1
+
+
+def test_a_knockout_of_six_gives_the_top_seeds_byes_in_bracket_order(organizer):
+    t = services.tournament_start(tournament=make(organizer, teams=6, swiss_rounds=1, knockout_size=6))
+    play(next_round(t))
+    seeds = [row["entry"] for row in snapshot(t).rows]
+    first = next_round(t)
+    tables = [(x.entry0_id, x.entry1_id) for x in first.tables.order_by("number")]
+    # 1-bye, 4v5, 2-bye, 3v6: seeds 1 and 2 can only meet in the final.
+    assert tables == [(seeds[0], None), (seeds[3], seeds[4]), (seeds[1], None), (seeds[2], seeds[5])]
+    for table in first.tables.exclude(entry1=None):
+        while table.match.status != "finished":
+            scoring.deal_record(match=table.match, deal={"maker": 0, "card_points": [152, 0], "capot": 0})
+            table.match.refresh_from_db()
+    semis = next_round(t)
+    pairs = [(x.entry0_id, x.entry1_id) for x in semis.tables.order_by("number")]
+    assert pairs == [(seeds[0], seeds[3]), (seeds[1], seeds[2])]

@@ -225,16 +225,18 @@ def test_equal_best_sequences_need_the_scorekeepers_tap(melds):
     assert caught.value.field == "declarations_winner"
 
 
-@pytest.mark.parametrize(
-    ("played", "points", "scores"),
-    [
-        pytest.param(deal(0, (90, 62), 0, belote=(0, 1)), (100, 82), (10, 8), id="belote-20-in-a-suit"),
-        pytest.param(deal(0, (90, 62), 0, belote=(1, 0), melds=((), ("seq3",))), (120, 82), (12, 8),
-                     id="belote-and-sequence-both-count"),
-        pytest.param(deal(0, (150, 98), 0, suit=AT, belote=(3, 1)), (220, 118), (22, 12),
-                     id="up-to-four-belotes-in-all-trumps"),  # 160 + 60 ; 98 + 20 -> 12 (d=8)
-    ],
-)
+# fmt: off
+BELOTES = [
+    pytest.param(deal(0, (90, 62), 0, belote=(0, 1)), (100, 82), (10, 8), id="belote-20-in-a-suit"),
+    pytest.param(deal(0, (90, 62), 0, belote=(1, 0), melds=((), ("seq3",))), (120, 82), (12, 8),
+                 id="belote-and-sequence-both-count"),
+    pytest.param(deal(0, (150, 98), 0, suit=AT, belote=(3, 1)), (220, 118), (22, 12),
+                 id="up-to-four-belotes-in-all-trumps"),  # 160 + 60 ; 98 + 20 -> 12 (d=8)
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("played", "points", "scores"), BELOTES)
 def test_belotes(played, points, scores):
     score = bulgarian(played)
     assert (score.points, score.scores) == (points, scores)

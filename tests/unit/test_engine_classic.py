@@ -54,7 +54,8 @@ VERDICTS = [
                  id="made-thanks-to-the-belote"),  # 76 alone would lose to 86
     pytest.param(deal(0, (90, 62), 0, belote=(0, 1)), Result.MADE, (100, 82), (100, 82),
                  id="made-other-side-keeps-its-belote"),
-    # --- Otherwise (equal included): the other side scores the card side + its belote, the taker only its belote.
+    # --- Otherwise (equal included): the other side scores the card side + its belote,
+    #     the taker's side only its belote.
     pytest.param(deal(0, (60, 92), 1), Result.DEDANS, (60, 102), (0, 162), id="dedans-fewer"),
     pytest.param(deal(0, (71, 81), 0), Result.DEDANS, (81, 81), (0, 162), id="dedans-on-equal-points"),
     pytest.param(deal(1, (100, 52), 0), Result.DEDANS, (110, 52), (162, 0), id="dedans-team-1-taker"),

@@ -114,7 +114,7 @@ def assert_running_totals(sheet) -> None:
 
 
 def assert_target_rule(sheet, target: int, *, may_end=lambda row: True) -> None:
-    """Finished exactly after the first deal that may end the match with a total over the target and unequal totals."""
+    """Finished right after the first deal that may end the match, over the target with unequal totals."""
     for k, row in enumerate(sheet.rows):
         a, b = row.totals
         ends = not row.deal.thrown_in and may_end(row) and max(a, b) >= target and a != b
@@ -194,14 +194,25 @@ def pilotta_deals(draw, options: dict, thrown_in: bool = True) -> Deal:
     named = draw(TEAM) if best[0] == best[1] > 0 else None
     belote = draw(st.sampled_from([(0, 0), (0, 0), (1, 0), (0, 1)]))
     cards, last, capot = draw(cards_and_last(152))
-    contract = Contract(suit=draw(st.sampled_from(SUITS)), bid=80, multiplier=draw(st.sampled_from([1, 1, 2, 4])))
-    probe = Deal(maker=maker, contract=contract, card_points=cards, last_trick=last, capot=capot,
-                 melds=melds, belote=belote, declarations_winner=named)  # fmt: skip
-    total = pilotta_table(probe, options)[3][maker]
+    suit = draw(st.sampled_from(SUITS))
+    multiplier = draw(st.sampled_from([1, 1, 2, 4]))
+
+    def with_bid(bid: int) -> Deal:
+        return Deal(
+            maker=maker,
+            contract=Contract(suit=suit, bid=bid, multiplier=multiplier),
+            card_points=cards,
+            last_trick=last,
+            capot=capot,
+            melds=melds,
+            belote=belote,
+            declarations_winner=named,
+        )
+
+    # Bids from 80 to 300, and often the tens just at or above the declarers' total.
+    total = pilotta_table(with_bid(80), options)[3][maker]
     near = [b for b in (total // 10 * 10, total // 10 * 10 + 10) if b >= 80] or [80]
-    bid = draw(st.one_of(st.integers(8, 30).map(lambda k: 10 * k), st.sampled_from(near)))
-    return Deal(maker=maker, contract=Contract(contract.suit, bid, contract.multiplier), card_points=cards,
-                last_trick=last, capot=capot, melds=melds, belote=belote, declarations_winner=named)  # fmt: skip
+    return with_bid(draw(st.one_of(st.integers(8, 30).map(lambda k: 10 * k), st.sampled_from(near))))
 
 
 @st.composite
@@ -233,7 +244,7 @@ def test_pilotta_raw_points_are_what_the_deal_puts_on_the_table(case):
     deal, options = case
     score = score_deal("pilotta", deal, options=options)
     side, declared, belote, totals = pilotta_table(deal, options)
-    d, o = deal.maker, other(deal.maker)
+    o = other(deal.maker)
     if score.result == Result.MADE:
         # Made, doubled or not: nothing is lost, nothing added.
         assert total_of(score.raw) + score.held == total_of(totals)
@@ -316,10 +327,11 @@ def bulgarian_extras(deal: Deal) -> tuple[int, int]:
         seq_winner = 0 if best[0] > best[1] else 1
     else:
         seq_winner = None if best[0] == 0 or deal.declarations_winner == "equal" else deal.declarations_winner
-    return tuple(  # type: ignore[return-value]
-        sum(VALUE[m] for m in deal.melds[t] if m not in SEQUENCE_LENGTH or t == seq_winner) + 20 * deal.belote[t]
-        for t in (0, 1)
-    )
+    counted = [
+        [m for m in melds if m not in SEQUENCE_LENGTH or t == seq_winner]
+        for t, melds in enumerate(deal.melds)
+    ]
+    return tuple(sum(VALUE[m] for m in counted[t]) + 20 * deal.belote[t] for t in (0, 1))  # type: ignore[return-value]
 
 
 def bulgarian_points(deal: Deal) -> tuple[int, int]:
@@ -330,7 +342,7 @@ def bulgarian_points(deal: Deal) -> tuple[int, int]:
 
 
 def bulgarian_round(amounts, limit: int, up_when_equal: int) -> tuple[int, int]:
-    """RULES §3 rounding: below the limit down, above up; both on it, the lower up (equal: ``up_when_equal``)."""
+    """RULES §3: below the limit down, above up; both on it, the lower up (equal: ``up_when_equal``)."""
     on = [a % 10 == limit for a in amounts]
     assert on[0] == on[1], "RULES never leaves one amount alone on the limit"
     if on[0]:
@@ -530,7 +542,8 @@ def test_bulgarian_hanging_points_are_neither_lost_nor_counted_twice(match):
             continue
         result, _, own, hanging = bulgarian_expected(deal)
         own_mp += total_of(own) + hanging
-        extras += total_of(bulgarian_bonus_and_kirtik(deal, result, options)) if result != Result.HANGING else 0
+        if result != Result.HANGING:
+            extras += total_of(bulgarian_bonus_and_kirtik(deal, result, options))
         held = held + hanging if result == Result.HANGING else 0
         assert row.held == held
     assert sheet.held == held
@@ -647,7 +660,7 @@ def test_french_deal_follows_the_rules(case):
 def test_french_points_are_neither_lost_nor_added(case):
     ruleset, deal, options, held = case
     score = score_deal(ruleset, deal, options=options, held=held)
-    side, declared, belote = french_table(ruleset, deal)
+    _, declared, belote = french_table(ruleset, deal)
     card_side = 162 if deal.capot is None else (350 if deal.solo_capot else 252)
     # Made, dedans or litige: 162/252/350 + all declarations + belotes, whoever gets them.
     assert total_of(score.scores) + score.held - held == card_side + total_of(declared) + total_of(belote)
