@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Player, Team
+from .models import Club, Player, Team
 
 
 @admin.register(Player)
@@ -14,3 +14,8 @@ class TeamAdmin(admin.ModelAdmin):
     list_display = ["name", "player_a", "player_b", "created_at"]
     search_fields = ["name", "player_a__name", "player_b__name"]
     autocomplete_fields = ["player_a", "player_b"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "user", "can_write", "created_at"]

@@ -42,3 +42,18 @@ class Team(models.Model):
     @property
     def players(self) -> tuple[Player, Player]:
         return (self.player_a, self.player_b)
+
+
+class Club(models.Model):
+    """A club's account for the API: reads everything public; writes only when granted."""
+
+    name = models.CharField(max_length=120)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club")
+    can_write = models.BooleanField(default=False, help_text="May create matches and record their deals")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -16,6 +16,7 @@ from players.models import Player, Team
 from scoring import engine
 
 RULESET_CHOICES = [(key, rules.name) for key, rules in engine.RULESETS.items()]
+RULESET_KEYS = list(engine.RULESETS)
 
 
 class Match(models.Model):
@@ -48,10 +49,13 @@ class Match(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    keepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="kept_matches", help_text="May record its deals"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    history = HistoricalRecords()
+    history = HistoricalRecords(excluded_fields=["keepers"])
 
     class Meta:
         ordering = ["-created_at"]

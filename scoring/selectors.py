@@ -73,3 +73,15 @@ def player_names() -> list[str]:
 
 def team_list() -> QuerySet[Team]:
     return Team.objects.select_related("player_a", "player_b").order_by("name")
+
+
+def match_file(*, match: Match) -> dict:
+    """The match as a match file (FORMAT.md input): it replays to the same sheet."""
+    deals = match.deals.filter(deleted_at__isnull=True).order_by("position")
+    return engine.MatchFile(
+        ruleset=match.ruleset,
+        options=dict(match.options),
+        teams=tuple(engine.TeamEntry(t.name, (t.player_a.name, t.player_b.name)) for t in match.teams),
+        first_dealer=match.first_dealer,
+        deals=tuple(d.as_engine() for d in deals),
+    ).to_dict()

@@ -111,6 +111,43 @@ def match_create(
     match.totals, match.suffered = [0, 0], [0, 0]
     match._history_user = created_by
     match.save()
+    if created_by is not None:
+        match.keepers.add(created_by)
+    return match
+
+
+@transaction.atomic
+def match_import(*, data: Mapping[str, Any], created_by: Any = None) -> Match:
+    """A match file (FORMAT.md) becomes a match with its deals, all or nothing."""
+    match_file = engine.load_match(data)  # every deal checked first: a bad file saves nothing
+    if match_file.teams is None:
+        raise engine.ScoringError("a match file to import names its two teams", field="teams")
+    match = match_create(
+        teams=[(t.name, t.players) for t in match_file.teams],
+        ruleset=match_file.ruleset,
+        options=match_file.options,
+        first_dealer=match_file.first_dealer,
+        created_by=created_by,
+    )
+    for deal in match_file.deals:
+        deal_record(match=match, deal=deal, user=created_by)
+    return match
+
+
+@transaction.atomic
+def match_finish(*, match: Match, user: Any = None) -> Match:
+    """End a match now, by agreement: its length becomes the deals played; the higher total
+    wins, equal totals are a draw. The earlier options stay in the match's history."""
+    match = _locked(match)
+    if match.status == Match.Status.FINISHED:
+        raise engine.ScoringError("the match is already over")
+    deals = [d.as_engine() for d in _active(match)]
+    played = sum(1 for d in deals if not d.thrown_in)
+    if played == 0:
+        raise engine.ScoringError("no deal has been played: delete the match instead")
+    match.options = {**match.options, "deals": played}
+    sheet = _replay(match, deals)
+    _apply(match, sheet, user)
     return match
 
 

@@ -151,22 +151,26 @@ def start_round(page: Page, number: int, kind: str) -> None:
     expect(page.locator("li", has_text=f"{kind} {number} ·")).to_contain_text(f"{kind} {number} · Playing")
 
 
-def scorekeeper_links(page: Page, base_url: str, number: int, kind: str) -> list[tuple[str, str]]:
-    """The printable links page of a round: each table's teams and its link (as printed)."""
+def scorekeeper_links(page: Page, base_url: str, number: int, kind: str, tables: list[str]) -> list[str]:
+    """The printable links page of a round: one card per table, its teams, QR code and link.
+
+    ``tables`` are the expected "A – B" lines, table 1 first; returns the links as printed.
+    """
     page.locator("li", has_text=f"{kind} {number} ·").get_by_role(
         "link", name="scorekeeper links and QR codes"
     ).click()
     expect(page).to_have_url(re.compile(rf"/manage/rounds/{number}/links/$"))
+    expect(page.locator("h1")).to_contain_text(f"{kind} {number}: scorekeeper links")
     cards = page.locator(".link-card")
-    expect(cards.locator("h2")).to_have_text([f"Table {n}" for n in range(1, cards.count() + 1)])
-    links = []
-    for n in range(cards.count()):
-        card = cards.nth(n)
-        expect(card.locator("svg")).to_have_count(1)  # the QR code
-        url = card.locator("p.url").inner_text().strip()
+    expect(cards).to_have_count(len(tables))
+    expect(cards.locator("h2")).to_have_text([f"Table {n}" for n in range(1, len(tables) + 1)])
+    expect(cards.locator("p:not(.url)")).to_have_text(tables)
+    expect(cards.locator("svg")).to_have_count(len(tables))  # a QR code on each card
+    urls = [url.strip() for url in cards.locator("p.url").all_inner_texts()]
+    for url in urls:
         assert re.fullmatch(rf"{re.escape(base_url)}/s/[\w-]+/", url), url
-        links.append((card.locator("p").first.inner_text().strip(), url))
-    return links
+    assert len(set(urls)) == len(tables)
+    return urls
 
 
 # The scorekeeper's sheet -------------------------------------------------------------
@@ -253,16 +257,16 @@ def test_a_swiss_tournament_from_registration_to_final_standings(
     draw_round(page, 1, [("Aces", "Bears"), ("Cats", "Dogs")])
     # The organizer swaps 1B (Bears) with 2A (Cats): Aces v Cats, Bears v Dogs.
     swap(page, "1B", "2A")
-    expect_draft(page, [("Aces", "Cats"), ("Bears", "Dogs")])
+    round_1 = [("Aces", "Cats"), ("Bears", "Dogs")]
+    expect_draft(page, round_1)
     start_round(page, 1, "Swiss")
-    links = scorekeeper_links(page, base, 1, "Swiss")
-    assert [teams for teams, _ in links] == ["Aces – Cats", "Bears – Dogs"]
+    links = scorekeeper_links(page, base, 1, "Swiss", ["Aces – Cats", "Bears – Dogs"])
 
     keeper = public.new_page()
     # Table 1: Aces take trumps, 90 card points (Cats 62), last trick: Aces 100, Cats 62.
-    play_table(keeper, links[0][1], teams=("Aces", "Cats"), maker=0, cards=90, banner="Aces win 100–62")
+    play_table(keeper, links[0], teams=("Aces", "Cats"), maker=0, cards=90, banner="Aces win 100–62")
     # Table 2: Dogs take trumps, 110 (Bears 42), last trick: Dogs 120, Bears 42.
-    play_table(keeper, links[1][1], teams=("Bears", "Dogs"), maker=1, cards=110, banner="Dogs win 120–42")
+    play_table(keeper, links[1], teams=("Bears", "Dogs"), maker=1, cards=110, banner="Dogs win 120–42")
 
     # The public standings after round 1. Aces and Dogs 2 points each, Cats and Bears 0;
     # head-to-head leaves them level (they have not met), the point difference decides:
@@ -283,16 +287,17 @@ def test_a_swiss_tournament_from_registration_to_final_standings(
     # Round 2: Dogs and Aces (2 points) meet, Cats and Bears (0) meet; none met in round 1.
     page.goto(manage_url)
     expect(page.locator("li", has_text="Swiss 1 ·")).to_contain_text("Swiss 1 · Finished")
-    draw_round(page, 2, [("Dogs", "Aces"), ("Cats", "Bears")])
+    round_2 = [("Dogs", "Aces"), ("Cats", "Bears")]
+    draw_round(page, 2, round_2)
+    assert not {frozenset(p) for p in round_1} & {frozenset(p) for p in round_2}  # no rematch
     start_round(page, 2, "Swiss")
-    links = scorekeeper_links(page, base, 2, "Swiss")
-    assert [teams for teams, _ in links] == ["Dogs – Aces", "Cats – Bears"]
+    links = scorekeeper_links(page, base, 2, "Swiss", ["Dogs – Aces", "Cats – Bears"])
 
     # The standings page stays open: it follows the results without a reload.
     visitor.evaluate("window.tsoxaSamePage = 'yes'")
 
     # Table 1: Aces take trumps, 90 (Dogs 62), last trick: Aces 100, Dogs 62.
-    play_table(keeper, links[0][1], teams=("Dogs", "Aces"), maker=1, cards=90, banner="Aces win 100–62")
+    play_table(keeper, links[0], teams=("Dogs", "Aces"), maker=1, cards=90, banner="Aces win 100–62")
     # Aces 4 points, +38 + 38 = +76, 100 + 100 = 200; Dogs 2, +78 − 38 = +40, 120 + 62 = 182.
     expect_standings(
         visitor,
@@ -306,7 +311,7 @@ def test_a_swiss_tournament_from_registration_to_final_standings(
     )
 
     # Table 2: Cats take trumps, 100 (Bears 52), last trick: Cats 110, Bears 52.
-    play_table(keeper, links[1][1], teams=("Cats", "Bears"), maker=0, cards=100, banner="Cats win 110–52")
+    play_table(keeper, links[1], teams=("Cats", "Bears"), maker=0, cards=100, banner="Cats win 110–52")
     # Final: Aces 4; Dogs and Cats 2 each, they have not met, the difference decides:
     # Dogs +40 before Cats −38 + 58 = +20 (62 + 110 = 172); Bears 0, −78 − 58 = −136, 42 + 52 = 94.
     final = [
@@ -407,9 +412,8 @@ def test_a_round_robin_from_registration_to_final_standings(
         page.goto(f"{base}/tournaments/{slug}/manage/")
         draw_round(page, number, [teams for teams, *_ in tables])
         start_round(page, number, "Round robin")
-        links = scorekeeper_links(page, base, number, "Round robin")
-        assert [teams for teams, _ in links] == [" – ".join(teams) for teams, *_ in tables]
-        for (teams, maker, cards, banner), (_, url) in zip(tables, links, strict=True):
+        links = scorekeeper_links(page, base, number, "Round robin", [" – ".join(t) for t, *_ in tables])
+        for (teams, maker, cards, banner), url in zip(tables, links, strict=True):
             play_table(keeper, url, teams=teams, maker=maker, cards=cards, banner=banner)
 
     # Final, by hand. Owls beat Crows and Kites, lost to Hawks: 4 points,

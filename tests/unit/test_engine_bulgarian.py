@@ -423,6 +423,14 @@ def test_game_end(deals, options, totals, status, winner):
     assert sheet.winner == winner
 
 
+def test_a_hanging_deal_can_end_the_match_with_points_still_hanging():
+    # RULES is silent; the engine ends the match and leaves the hanging points unclaimed.
+    hang = deal(0, (94, 154), 0, suit=AT, melds=(("seq4",), ()))  # 154 : 154 -> (0, 15), 16 hanging
+    sheet = sheet_of([*PAIRS, hang])
+    assert sheet.rows[-1].totals == (141, 156)
+    assert (sheet.status, sheet.winner, sheet.held) == (Status.FINISHED, 1, 16)
+
+
 def test_no_deal_after_the_match_is_won():
     with pytest.raises(ScoringError) as caught:
         sheet_of([A_0, A_0, ELEVEN])

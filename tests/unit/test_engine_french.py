@@ -239,6 +239,14 @@ def test_game_end(deals, options, totals, status, winner):
     assert sheet.target == options.get("target", 501)
 
 
+def test_a_litige_can_end_the_match_with_points_still_held():
+    # RULES is silent; the engine ends the match and leaves the held points unclaimed.
+    tie = deal(1, (81, 71), 1)  # 81 : 71+10 = 81, team 1 took: team 0 scores 81, 81 held
+    sheet = sheet_of([BIG_0, tie], **LITIGE)
+    assert sheet.rows[-1].totals == (533, 0)  # 452 + 81
+    assert (sheet.status, sheet.winner, sheet.held) == (Status.FINISHED, 0, 81)
+
+
 # ---------------------------------------------------------------------------
 # Deals and options that cannot be
 # ---------------------------------------------------------------------------

@@ -1,0 +1,342 @@
+"""REST API (v1) for matches, deals, players and teams. Deals and sheets have FORMAT.md's shapes."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import django_filters
+from django.db.models import Q
+from django.shortcuts import get_object_or_404
+from django.utils.http import http_date
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.response import Response
+
+from players.models import Player, Team
+
+from . import engine, selectors, services
+from .models import RULESET_KEYS, Deal, Match
+from .permissions import can_keep, can_write
+
+IDEMPOTENCY_NAMESPACE = uuid.UUID("8f5b8f0e-3c57-4f43-9a63-5d2f8f0c9b1e")
+
+
+def scoring_error(error: engine.ScoringError) -> ValidationError:
+    """The engine's refusal as a 400: the message, the field and the deal's position."""
+    return ValidationError({"detail": str(error), "field": error.field, "deal": error.deal})
+
+
+# Serializers -------------------------------------------------------------------------
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name"]
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    players = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Team
+        fields = ["id", "name", "players"]
+
+    def get_players(self, team: Team) -> list[str]:
+        return [team.player_a.name, team.player_b.name]
+
+
+class MatchTeamSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    players = serializers.ListField(child=serializers.CharField(max_length=80), min_length=2, max_length=2)
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    """The head of a match file: what a match starts with."""
+
+    ruleset = serializers.ChoiceField(choices=RULESET_KEYS, default="mpourloto")
+    options = serializers.DictField(required=False, default=dict)
+    teams = MatchTeamSerializer(many=True)
+    first_dealer = serializers.IntegerField(min_value=0, max_value=3, default=0)
+
+    def validate_teams(self, teams: list[dict]) -> list[dict]:
+        if len(teams) != 2:
+            raise serializers.ValidationError("a match has two teams")
+        return teams
+
+
+class MatchListSerializer(serializers.ModelSerializer):
+    teams = serializers.SerializerMethodField()
+    tournament = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = ["id", "ruleset", "options", "teams", "first_dealer", "status", "winner", "totals", "tournament",
+                  "created_at", "updated_at", "finished_at", "version"]  # fmt: skip
+
+    def get_teams(self, match: Match) -> list[dict[str, Any]]:
+        return [{"name": t.name, "players": [t.player_a.name, t.player_b.name]} for t in match.teams]
+
+    def get_tournament(self, match: Match) -> str | None:
+        table = getattr(match, "table", None)
+        return table.round.tournament.slug if table is not None else None
+
+
+class MatchDetailSerializer(MatchListSerializer):
+    deals = serializers.SerializerMethodField()
+    sheet = serializers.SerializerMethodField()
+
+    class Meta(MatchListSerializer.Meta):
+        fields = [*MatchListSerializer.Meta.fields, "deals", "sheet"]
+
+    def _sheet(self, match: Match) -> selectors.MatchSheet:
+        cache = self.context.setdefault("sheets", {})
+        if match.pk not in cache:
+            cache[match.pk] = selectors.match_sheet(match=match)
+        return cache[match.pk]
+
+    def get_deals(self, match: Match) -> list[dict[str, Any]]:
+        return [deal_out(line.deal, line.row.number) for line in self._sheet(match).lines]
+
+    def get_sheet(self, match: Match) -> dict[str, Any]:
+        return self._sheet(match).sheet.to_dict()
+
+
+def deal_out(deal: Deal, number: int | None) -> dict[str, Any]:
+    """A recorded deal: FORMAT.md's deal plus its id, its number on the sheet and when it was entered."""
+    return {**deal.data, "id": deal.pk, "number": number, "entered_at": deal.entered_at.isoformat()}
+
+
+DEAL_SCHEMA = inline_serializer(
+    "DealInput",
+    fields={
+        "thrown_in": serializers.BooleanField(required=False),
+        "maker": serializers.IntegerField(required=False, min_value=0, max_value=1),
+        "contract": serializers.DictField(required=False),
+        "card_points": serializers.ListField(child=serializers.IntegerField(), required=False),
+        "last_trick": serializers.IntegerField(required=False, allow_null=True),
+        "capot": serializers.IntegerField(required=False, allow_null=True),
+        "solo_capot": serializers.BooleanField(required=False),
+        "melds": serializers.ListField(
+            child=serializers.ListField(child=serializers.CharField()), required=False
+        ),
+        "belote": serializers.ListField(child=serializers.IntegerField(), required=False),
+        "declarations_winner": serializers.JSONField(required=False),
+    },
+)
+
+
+# Filters -------------------------------------------------------------------------------
+
+
+class MatchFilter(django_filters.FilterSet):
+    ruleset = django_filters.ChoiceFilter(choices=[(k, k) for k in RULESET_KEYS])
+    status = django_filters.ChoiceFilter(choices=Match.Status.choices)
+    created_after = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
+    created_before = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
+    player = django_filters.CharFilter(method="by_player", help_text="A player's id or exact name")
+    tournament = django_filters.CharFilter(field_name="table__round__tournament__slug")
+
+    class Meta:
+        model = Match
+        fields = ["ruleset", "status", "player", "tournament"]
+
+    def by_player(self, queryset, name, value):
+        key = "pk" if value.isdigit() else "name__iexact"
+        seats = Q()
+        for seat in ("seat0", "seat1", "seat2", "seat3"):
+            seats |= Q(**{f"{seat}__{key}": value})
+        return queryset.filter(seats)
+
+
+def visible_matches():
+    """Standalone matches and those of public tournaments."""
+    return Match.objects.filter(Q(table__isnull=True) | Q(table__round__tournament__public=True))
+
+
+# Views -----------------------------------------------------------------------------------
+
+
+class KeeperOrReadOnly(permissions.BasePermission):
+    message = "Only this match's scorekeepers (or its tournament's organizer) may change it."
+
+    def has_permission(self, request, view) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return can_write(request.user) or bool(request.session.get("scorekeeper_matches"))
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        match = obj if isinstance(obj, Match) else obj.match
+        return can_keep(request.user, match, request.session)
+
+
+@extend_schema(tags=["matches"])
+class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Matches with their deals and score sheets. Writes need a scorekeeper's token."""
+
+    permission_classes = [KeeperOrReadOnly]
+    filterset_class = MatchFilter
+    ordering = ["-id"]
+
+    def get_queryset(self):
+        return (
+            visible_matches()
+            .select_related(*selectors.MATCH_RELATED, "table__round__tournament")
+            .order_by("-id")
+        )
+
+    def get_serializer_class(self):
+        return MatchDetailSerializer if self.action == "retrieve" else MatchListSerializer
+
+    def retrieve(self, request, *args, **kwargs):
+        response = super().retrieve(request, *args, **kwargs)
+        response["Last-Modified"] = http_date(self.get_object().updated_at.timestamp())
+        return response
+
+    def _writable(self, match: Match) -> Match:
+        if not can_keep(self.request.user, match, self.request.session):
+            raise PermissionDenied(KeeperOrReadOnly.message)
+        return match
+
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchDetailSerializer})
+    def create(self, request):
+        """Start a match: rule set, options, two teams (seated 0/2 and 1/3), the first dealer."""
+        data = MatchCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        try:
+            match = services.match_create(
+                teams=[(t["name"], t["players"]) for t in d["teams"]], ruleset=d["ruleset"], options=d["options"],
+                first_dealer=d["first_dealer"], created_by=request.user,
+            )  # fmt: skip
+        except engine.ScoringError as error:
+            raise scoring_error(error) from None
+        return Response(MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={201: MatchDetailSerializer},
+        description="A match file (FORMAT.md) with its deals: the same checks as the tablet; a bad file saves "
+        "nothing and the error names the deal and the field.",
+    )
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_file(self, request):
+        try:
+            match = services.match_import(data=request.data, created_by=request.user)
+        except engine.ScoringError as error:
+            raise scoring_error(error) from None
+        return Response(MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="The score sheet (FORMAT.md output).")
+    @action(detail=True, methods=["get"])
+    def sheet(self, request, pk=None):
+        return Response(selectors.match_sheet(match=self.get_object()).sheet.to_dict())
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="The match file (FORMAT.md input).")
+    @action(detail=True, methods=["get"], url_path="file")
+    def match_file(self, request, pk=None):
+        match = self.get_object()
+        response = Response(selectors.match_file(match=match))
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
+        return response
+
+    @extend_schema(request=None, responses={200: MatchDetailSerializer})
+    @action(detail=True, methods=["post"])
+    def finish(self, request, pk=None):
+        """End the match now (by agreement): the higher total wins, equal totals are a draw."""
+        match = self._writable(self.get_object())
+        try:
+            services.match_finish(match=match, user=request.user)
+        except engine.ScoringError as error:
+            raise scoring_error(error) from None
+        match.refresh_from_db()
+        return Response(MatchDetailSerializer(match).data)
+
+    @extend_schema(
+        methods=["GET"], responses={200: OpenApiTypes.OBJECT}, description="The deals in playing order."
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=DEAL_SCHEMA,
+        responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="A client key: the same deal sent again with it is recorded once (200 and the "
+                "first result).",
+            )  # fmt: skip
+        ],
+        description="Record a deal (FORMAT.md's deal) at the end of the match.",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def deals(self, request, pk=None):
+        match = self.get_object()
+        if request.method == "GET":
+            return Response(
+                [deal_out(line.deal, line.row.number) for line in selectors.match_sheet(match=match).lines]
+            )
+        self._writable(match)
+        key = request.headers.get("Idempotency-Key")
+        client_key = uuid.uuid5(IDEMPOTENCY_NAMESPACE, key) if key else None
+        existing = match.deals.filter(client_key=client_key).first() if client_key else None
+        try:
+            deal = services.deal_record(
+                match=match, deal=request.data, client_key=client_key, user=request.user
+            )
+        except engine.ScoringError as error:
+            raise scoring_error(error) from None
+        return Response(self._deal_reply(match, deal), status=status.HTTP_200_OK if existing else 201)
+
+    def _deal_reply(self, match: Match, deal: Deal) -> dict[str, Any]:
+        data = selectors.match_sheet(match=Match.objects.get(pk=match.pk))
+        number = next((line.row.number for line in data.lines if line.deal.pk == deal.pk), None)
+        return {"deal": deal_out(deal, number), "sheet": data.sheet.to_dict()}
+
+    @extend_schema(methods=["PUT"], request=DEAL_SCHEMA, responses={200: OpenApiTypes.OBJECT},
+                   description="Correct a deal; the earlier version stays in its history.")  # fmt: skip
+    @extend_schema(
+        methods=["DELETE"], responses={204: None}, description="Delete a deal (kept in its history)."
+    )
+    @action(detail=True, methods=["put", "delete"], url_path=r"deals/(?P<deal_id>\d+)")
+    def deal(self, request, pk=None, deal_id=None):
+        match = self._writable(self.get_object())
+        deal = get_object_or_404(match.deals.filter(deleted_at__isnull=True), pk=deal_id)
+        try:
+            if request.method == "DELETE":
+                services.deal_delete(deal=deal, user=request.user)
+                return Response(status=status.HTTP_204_NO_CONTENT)
+            deal = services.deal_correct(deal=deal, data=request.data, user=request.user)
+        except engine.ScoringError as error:
+            raise scoring_error(error) from None
+        return Response(self._deal_reply(match, deal))
+
+
+@extend_schema(tags=["players"])
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = PlayerSerializer
+    queryset = Player.objects.order_by("id")
+    filterset_fields = {"name": ["exact", "icontains"]}
+
+    @extend_schema(responses={200: MatchListSerializer(many=True)}, description="The player's matches.")
+    @action(detail=True, methods=["get"])
+    def history(self, request, pk=None):
+        player = self.get_object()
+        seats = Q(seat0=player) | Q(seat1=player) | Q(seat2=player) | Q(seat3=player)
+        matches = visible_matches().filter(seats).select_related(*selectors.MATCH_RELATED).order_by("-id")
+        page = self.paginate_queryset(matches)
+        return self.get_paginated_response(MatchListSerializer(page, many=True).data)
+
+
+@extend_schema(tags=["players"])
+class TeamViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = TeamSerializer
+    queryset = Team.objects.select_related("player_a", "player_b").order_by("id")
+    filterset_fields = {"name": ["exact", "icontains"]}

@@ -1,0 +1,372 @@
+"""REST API (v1) for tournaments: read for everyone (public ones), write for their organizer."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import django_filters
+from django.db.models import Q
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.http import http_date
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.response import Response
+
+from scoring import engine, selectors as scoring_selectors
+from scoring.models import RULESET_KEYS
+from scoring.permissions import can_write
+
+from . import selectors, services, standings
+from .models import Entry, Round, Table, Tournament
+
+
+def refused(error: services.TournamentError) -> ValidationError:
+    return ValidationError({"detail": str(error)})
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    organizer = serializers.CharField(source="organizer.username", read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = ["slug", "name", "organizer", "ruleset", "options", "format", "swiss_rounds", "knockout_size",
+                  "tiebreaks", "deals_per_match", "points_win", "points_draw", "points_loss", "points_bye",
+                  "playoff_deals", "cuts", "public", "signup_open", "status", "starts_on", "created_at",
+                  "started_at", "finished_at"]  # fmt: skip
+        read_only_fields = ["slug", "organizer", "status", "created_at", "started_at", "finished_at"]
+
+
+class TournamentWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    ruleset = serializers.ChoiceField(choices=RULESET_KEYS, default="mpourloto")
+    options = serializers.DictField(required=False, default=dict)
+    format = serializers.ChoiceField(choices=Tournament.Format.values, default="swiss")
+    swiss_rounds = serializers.IntegerField(min_value=1, max_value=30, default=5)
+    knockout_size = serializers.IntegerField(min_value=0, max_value=256, default=0)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(standings.METRICS)), required=False
+    )
+    deals_per_match = serializers.IntegerField(min_value=0, max_value=100, default=0)
+    points_win = serializers.IntegerField(min_value=0, max_value=10, default=2)
+    points_draw = serializers.IntegerField(min_value=0, max_value=10, default=1)
+    points_loss = serializers.IntegerField(min_value=0, max_value=10, default=0)
+    points_bye = serializers.IntegerField(min_value=0, max_value=10, default=2)
+    playoff_deals = serializers.IntegerField(min_value=1, max_value=12, default=2)
+    cuts = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=500), required=False)
+    public = serializers.BooleanField(default=True)
+    signup_open = serializers.BooleanField(default=False)
+    starts_on = serializers.DateField(required=False, allow_null=True)
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    team = serializers.CharField(source="team.name", read_only=True)
+    players = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = ["id", "team", "players", "status", "seed", "created_at", "withdrawn_at"]
+
+    def get_players(self, entry: Entry) -> list[str]:
+        return [entry.team.player_a.name, entry.team.player_b.name]
+
+
+class EntryWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    players = serializers.ListField(child=serializers.CharField(max_length=80), min_length=2, max_length=2)
+
+
+class EntryStatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=[s for s in Entry.Status.values if s != Entry.Status.PENDING])
+
+
+class TableSerializer(serializers.ModelSerializer):
+    teams = serializers.SerializerMethodField()
+    match = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Table
+        fields = ["number", "teams", "match"]
+
+    def get_teams(self, table: Table) -> list[dict[str, Any] | None]:
+        return [{"entry": e.pk, "team": e.team.name} if e else None for e in (table.entry0, table.entry1)]
+
+    def get_match(self, table: Table) -> dict[str, Any] | None:
+        m = table.match
+        return None if m is None else {"id": m.pk, "status": m.status, "winner": m.winner, "totals": m.totals}
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    tables = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = ["number", "kind", "status", "cut", "created_at", "started_at", "tables"]
+
+    def get_tables(self, rnd: Round) -> list[dict[str, Any]]:
+        return TableSerializer(selectors.round_tables(rnd=rnd), many=True).data
+
+
+class SwapSerializer(serializers.Serializer):
+    first = serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2, max_length=2,
+                                  help_text="[table number, side 0 or 1]")  # fmt: skip
+    second = serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2, max_length=2)
+
+
+class TournamentFilter(django_filters.FilterSet):
+    club = django_filters.CharFilter(
+        field_name="organizer__username", help_text="The organizing club's account"
+    )
+    ruleset = django_filters.ChoiceFilter(choices=[(k, k) for k in RULESET_KEYS])
+    status = django_filters.ChoiceFilter(choices=Tournament.Status.choices)
+    date_from = django_filters.DateFilter(field_name="starts_on", lookup_expr="gte")
+    date_to = django_filters.DateFilter(field_name="starts_on", lookup_expr="lte")
+    player = django_filters.CharFilter(method="by_player", help_text="A player's id or exact name")
+
+    class Meta:
+        model = Tournament
+        fields = ["club", "ruleset", "status", "date_from", "date_to", "player"]
+
+    def by_player(self, queryset, name, value):
+        key = "pk" if value.isdigit() else "name__iexact"
+        return queryset.filter(
+            Q(**{f"entries__team__player_a__{key}": value}) | Q(**{f"entries__team__player_b__{key}": value})
+        ).distinct()
+
+
+class OrganizerOrReadOnly(permissions.BasePermission):
+    message = "Only the tournament's organizer may change it."
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in permissions.SAFE_METHODS or can_write(request.user)
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        return request.method in permissions.SAFE_METHODS or selectors.can_manage(obj, request.user)
+
+
+@extend_schema(tags=["tournaments"])
+class TournamentViewSet(viewsets.ModelViewSet):
+    """Tournaments, their rounds and pairings, standings with every tie-break value, and exports."""
+
+    serializer_class = TournamentSerializer
+    permission_classes = [OrganizerOrReadOnly]
+    filterset_class = TournamentFilter
+    lookup_field = "slug"
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_queryset(self):
+        return selectors.tournament_list(user=self.request.user).select_related("organizer").order_by("-id")
+
+    def _managed(self) -> Tournament:
+        tournament = self.get_object()
+        if not selectors.can_manage(tournament, self.request.user):
+            raise PermissionDenied(OrganizerOrReadOnly.message)
+        return tournament
+
+    @extend_schema(request=TournamentWriteSerializer, responses={201: TournamentSerializer})
+    def create(self, request):
+        data = TournamentWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        try:
+            tournament = services.tournament_create(organizer=request.user, **values)
+        except services.TournamentError as error:
+            raise refused(error) from None
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=TournamentWriteSerializer, responses={200: TournamentSerializer})
+    def partial_update(self, request, slug=None):
+        tournament = self._managed()
+        data = TournamentWriteSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        try:
+            tournament = services.tournament_update(
+                tournament=tournament, user=request.user, **data.validated_data
+            )
+        except services.TournamentError as error:
+            raise refused(error) from None
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(request=None, responses={200: TournamentSerializer})
+    @action(detail=True, methods=["post"])
+    def start(self, request, slug=None):
+        try:
+            tournament = services.tournament_start(tournament=self._managed(), user=request.user)
+        except services.TournamentError as error:
+            raise refused(error) from None
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(methods=["GET"], responses={200: EntrySerializer(many=True)})
+    @extend_schema(methods=["POST"], request=EntryWriteSerializer, responses={201: EntrySerializer})
+    @action(detail=True, methods=["get", "post"])
+    def entries(self, request, slug=None):
+        tournament = self.get_object()
+        if request.method == "GET":
+            return Response(EntrySerializer(selectors.entries(tournament=tournament), many=True).data)
+        tournament = self._managed()
+        data = EntryWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            entry = services.entry_register(tournament=tournament, name=data.validated_data["name"],
+                                            players=data.validated_data["players"])  # fmt: skip
+        except services.TournamentError as error:
+            raise refused(error) from None
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=EntryStatusSerializer, responses={200: EntrySerializer})
+    @action(detail=True, methods=["post"], url_path=r"entries/(?P<entry_id>\d+)/status")
+    def entry_status(self, request, slug=None, entry_id=None):
+        tournament = self._managed()
+        entry = get_object_or_404(tournament.entries, pk=entry_id)
+        data = EntryStatusSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            entry = services.entry_set_status(
+                entry=entry, status=data.validated_data["status"], user=request.user
+            )
+        except services.TournamentError as error:
+            raise refused(error) from None
+        return Response(EntrySerializer(entry).data)
+
+    @extend_schema(methods=["GET"], responses={200: RoundSerializer(many=True)})
+    @extend_schema(methods=["POST"], request=None, responses={201: RoundSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def rounds(self, request, slug=None):
+        tournament = self.get_object()
+        if request.method == "GET":
+            return Response(RoundSerializer(selectors.rounds(tournament=tournament), many=True).data)
+        try:
+            rnd = services.round_generate(tournament=self._managed(), user=request.user)
+        except services.TournamentError as error:
+            raise refused(error) from None
+        return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: RoundSerializer})
+    @action(detail=True, methods=["get"], url_path=r"rounds/(?P<number>\d+)")
+    def round(self, request, slug=None, number=None):
+        rnd = get_object_or_404(self.get_object().rounds, number=number)
+        return Response(RoundSerializer(rnd).data)
+
+    @extend_schema(request=None, responses={200: RoundSerializer})
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/start")
+    def round_start(self, request, slug=None, number=None):
+        rnd = get_object_or_404(self._managed().rounds, number=number)
+        try:
+            rnd = services.round_start(rnd=rnd, user=request.user)
+        except services.TournamentError as error:
+            raise refused(error) from None
+        return Response(RoundSerializer(rnd).data)
+
+    @extend_schema(request=SwapSerializer, responses={200: RoundSerializer})
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/swap")
+    def round_swap(self, request, slug=None, number=None):
+        rnd = get_object_or_404(self._managed().rounds, number=number)
+        data = SwapSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            rnd = services.round_swap(rnd=rnd, first=tuple(data.validated_data["first"]),
+                                      second=tuple(data.validated_data["second"]), user=request.user)  # fmt: skip
+        except services.TournamentError as error:
+            raise refused(error) from None
+        return Response(RoundSerializer(rnd).data)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="Rows with every tie-break value.")
+    @action(detail=True, methods=["get"])
+    def standings(self, request, slug=None):
+        tournament = self.get_object()
+        data = selectors.standings_get(tournament=tournament)
+        response = Response({"tiebreaks": tournament.tiebreaks, "version": data["version"],
+                             "computed_at": data["computed_at"], "rows": data["rows"],
+                             "playoffs": data["playoffs"]})  # fmt: skip
+        if data["computed_at"]:
+            response["Last-Modified"] = http_date(data["computed_at"].timestamp())
+        return response
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], url_path="standings.csv")
+    def standings_csv(self, request, slug=None):
+        tournament = self.get_object()
+        rows = selectors.standings_get(tournament=tournament)["rows"]
+        metrics = list(standings.METRICS)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["rank", "team", "player_a", "player_b", "played", "won", "drawn", "lost", "withdrawn",
+                         *metrics])  # fmt: skip
+        for r in rows:
+            writer.writerow([r["rank"], r["team"], *r["players"], r["played"], r["won"], r["drawn"], r["lost"],
+                             r["withdrawn"], *(r["values"].get(m, "") for m in metrics)])  # fmt: skip
+        return _csv(out, f"{tournament.slug}-standings.csv")
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], url_path="deals.csv")
+    def deals_csv(self, request, slug=None):
+        """Every deal of every match, one row each, with what it gave."""
+        tournament = self.get_object()
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["round", "table", "match", "team_0", "team_1", "deal", "dealer", "result", "maker",
+                         "card_points_0", "card_points_1", "last_trick", "capot", "melds_0", "melds_1",
+                         "belote_0", "belote_1", "contract", "score_0", "score_1", "total_0", "total_1"])  # fmt: skip
+        for table in _tables(tournament):
+            data = scoring_selectors.match_sheet(match=table.match)
+            for line in data.lines:
+                d, row = line.deal.data, line.row
+                contract = d.get("contract") or {}
+                writer.writerow([
+                    table.round.number, table.number, table.match_id, table.entry0.team.name, table.entry1.team.name,
+                    row.number, row.dealer, row.result, d.get("maker", ""),
+                    *(d.get("card_points") or ["", ""]), d.get("last_trick", ""), d.get("capot", ""),
+                    " ".join(d.get("melds", [[], []])[0]), " ".join(d.get("melds", [[], []])[1]),
+                    *(d.get("belote") or [0, 0]),
+                    " ".join(str(contract[k]) for k in ("bid", "suit", "multiplier") if contract.get(k)),
+                    *row.scores, *row.totals,
+                ])  # fmt: skip
+        return _csv(out, f"{tournament.slug}-deals.csv")
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="The whole tournament as one document.")
+    @action(detail=True, methods=["get"])
+    def export(self, request, slug=None):
+        tournament = self.get_object()
+        matches = {
+            t.match_id: scoring_selectors.match_file(match=t.match) | {
+                "sheet": scoring_selectors.match_sheet(match=t.match).sheet.to_dict()
+            }
+            for t in _tables(tournament)
+        }  # fmt: skip
+        document = {
+            "tournament": TournamentSerializer(tournament).data,
+            "entries": EntrySerializer(selectors.entries(tournament=tournament), many=True).data,
+            "rounds": RoundSerializer(selectors.rounds(tournament=tournament), many=True).data,
+            "standings": selectors.standings_get(tournament=tournament)["rows"],
+            "matches": matches,
+        }
+        response = Response(document)
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
+        return response
+
+
+def _tables(tournament: Tournament):
+    return (
+        Table.objects.filter(round__tournament=tournament, match__isnull=False)
+        .select_related(
+            "round",
+            "entry0__team",
+            "entry1__team",
+            "match__team0__player_a",
+            "match__team0__player_b",
+            "match__team1__player_a",
+            "match__team1__player_b",
+        )  # fmt: skip
+        .order_by("round__number", "number")
+    )
+
+
+def _csv(out: io.StringIO, filename: str) -> HttpResponse:
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
