@@ -75,8 +75,21 @@ class MatchListSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "ruleset", "options", "teams", "first_dealer", "status", "winner", "totals", "tournament",
-                  "created_at", "updated_at", "finished_at", "version"]  # fmt: skip
+        fields = [
+            "id",
+            "ruleset",
+            "options",
+            "teams",
+            "first_dealer",
+            "status",
+            "winner",
+            "totals",
+            "tournament",
+            "created_at",
+            "updated_at",
+            "finished_at",
+            "version",
+        ]
 
     def get_teams(self, match: Match) -> list[dict[str, Any]]:
         return [{"name": t.name, "players": [t.player_a.name, t.player_b.name]} for t in match.teams]
@@ -212,9 +225,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         d = data.validated_data
         try:
             match = services.match_create(
-                teams=[(t["name"], t["players"]) for t in d["teams"]], ruleset=d["ruleset"], options=d["options"],
-                first_dealer=d["first_dealer"], created_by=request.user,
-            )  # fmt: skip
+                teams=[(t["name"], t["players"]) for t in d["teams"]],
+                ruleset=d["ruleset"],
+                options=d["options"],
+                first_dealer=d["first_dealer"],
+                created_by=request.user,
+            )
         except engine.ScoringError as error:
             raise scoring_error(error) from None
         return Response(MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
@@ -222,8 +238,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(
         request=OpenApiTypes.OBJECT,
         responses={201: MatchDetailSerializer},
-        description="A match file (FORMAT.md) with its deals: the same checks as the tablet; a bad file saves "
-        "nothing and the error names the deal and the field.",
+        description="A match file (FORMAT.md) with its deals: the same checks as the tablet; a bad file "
+        "saves nothing and the error names the deal and the field.",
     )
     @action(detail=False, methods=["post"], url_path="import")
     def import_file(self, request):
@@ -272,7 +288,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                 OpenApiParameter.HEADER,
                 description="A client key: the same deal sent again with it is recorded once (200 and the "
                 "first result).",
-            )  # fmt: skip
+            )
         ],
         description="Record a deal (FORMAT.md's deal) at the end of the match.",
     )
@@ -300,8 +316,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         number = next((line.row.number for line in data.lines if line.deal.pk == deal.pk), None)
         return {"deal": deal_out(deal, number), "sheet": data.sheet.to_dict()}
 
-    @extend_schema(methods=["PUT"], request=DEAL_SCHEMA, responses={200: OpenApiTypes.OBJECT},
-                   description="Correct a deal; the earlier version stays in its history.")  # fmt: skip
+    @extend_schema(
+        methods=["PUT"],
+        request=DEAL_SCHEMA,
+        responses={200: OpenApiTypes.OBJECT},
+        description="Correct a deal; the earlier version stays in its history.",
+    )
     @extend_schema(
         methods=["DELETE"], responses={204: None}, description="Delete a deal (kept in its history)."
     )

@@ -18,7 +18,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
-from scoring import engine, selectors as scoring_selectors
+from scoring import selectors as scoring_selectors
 from scoring.models import RULESET_KEYS
 from scoring.permissions import can_write
 
@@ -35,10 +35,31 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = ["slug", "name", "organizer", "ruleset", "options", "format", "swiss_rounds", "knockout_size",
-                  "tiebreaks", "deals_per_match", "points_win", "points_draw", "points_loss", "points_bye",
-                  "playoff_deals", "cuts", "public", "signup_open", "status", "starts_on", "created_at",
-                  "started_at", "finished_at"]  # fmt: skip
+        fields = [
+            "slug",
+            "name",
+            "organizer",
+            "ruleset",
+            "options",
+            "format",
+            "swiss_rounds",
+            "knockout_size",
+            "tiebreaks",
+            "deals_per_match",
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "points_bye",
+            "playoff_deals",
+            "cuts",
+            "public",
+            "signup_open",
+            "status",
+            "starts_on",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
         read_only_fields = ["slug", "organizer", "status", "created_at", "started_at", "finished_at"]
 
 
@@ -113,8 +134,12 @@ class RoundSerializer(serializers.ModelSerializer):
 
 
 class SwapSerializer(serializers.Serializer):
-    first = serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2, max_length=2,
-                                  help_text="[table number, side 0 or 1]")  # fmt: skip
+    first = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=2,
+        max_length=2,
+        help_text="[table number, side 0 or 1]",
+    )
     second = serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2, max_length=2)
 
 
@@ -212,8 +237,11 @@ class TournamentViewSet(viewsets.ModelViewSet):
         data = EntryWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            entry = services.entry_register(tournament=tournament, name=data.validated_data["name"],
-                                            players=data.validated_data["players"])  # fmt: skip
+            entry = services.entry_register(
+                tournament=tournament,
+                name=data.validated_data["name"],
+                players=data.validated_data["players"],
+            )
         except services.TournamentError as error:
             raise refused(error) from None
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
@@ -269,8 +297,12 @@ class TournamentViewSet(viewsets.ModelViewSet):
         data = SwapSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            rnd = services.round_swap(rnd=rnd, first=tuple(data.validated_data["first"]),
-                                      second=tuple(data.validated_data["second"]), user=request.user)  # fmt: skip
+            rnd = services.round_swap(
+                rnd=rnd,
+                first=tuple(data.validated_data["first"]),
+                second=tuple(data.validated_data["second"]),
+                user=request.user,
+            )
         except services.TournamentError as error:
             raise refused(error) from None
         return Response(RoundSerializer(rnd).data)
@@ -280,9 +312,15 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def standings(self, request, slug=None):
         tournament = self.get_object()
         data = selectors.standings_get(tournament=tournament)
-        response = Response({"tiebreaks": tournament.tiebreaks, "version": data["version"],
-                             "computed_at": data["computed_at"], "rows": data["rows"],
-                             "playoffs": data["playoffs"]})  # fmt: skip
+        response = Response(
+            {
+                "tiebreaks": tournament.tiebreaks,
+                "version": data["version"],
+                "computed_at": data["computed_at"],
+                "rows": data["rows"],
+                "playoffs": data["playoffs"],
+            }
+        )
         if data["computed_at"]:
             response["Last-Modified"] = http_date(data["computed_at"].timestamp())
         return response
@@ -295,11 +333,23 @@ class TournamentViewSet(viewsets.ModelViewSet):
         metrics = list(standings.METRICS)
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["rank", "team", "player_a", "player_b", "played", "won", "drawn", "lost", "withdrawn",
-                         *metrics])  # fmt: skip
+        writer.writerow(
+            ["rank", "team", "player_a", "player_b", "played", "won", "drawn", "lost", "withdrawn", *metrics]
+        )
         for r in rows:
-            writer.writerow([r["rank"], r["team"], *r["players"], r["played"], r["won"], r["drawn"], r["lost"],
-                             r["withdrawn"], *(r["values"].get(m, "") for m in metrics)])  # fmt: skip
+            writer.writerow(
+                [
+                    r["rank"],
+                    r["team"],
+                    *r["players"],
+                    r["played"],
+                    r["won"],
+                    r["drawn"],
+                    r["lost"],
+                    r["withdrawn"],
+                    *(r["values"].get(m, "") for m in metrics),
+                ]
+            )
         return _csv(out, f"{tournament.slug}-standings.csv")
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
@@ -309,23 +359,59 @@ class TournamentViewSet(viewsets.ModelViewSet):
         tournament = self.get_object()
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["round", "table", "match", "team_0", "team_1", "deal", "dealer", "result", "maker",
-                         "card_points_0", "card_points_1", "last_trick", "capot", "melds_0", "melds_1",
-                         "belote_0", "belote_1", "contract", "score_0", "score_1", "total_0", "total_1"])  # fmt: skip
+        writer.writerow(
+            [
+                "round",
+                "table",
+                "match",
+                "team_0",
+                "team_1",
+                "deal",
+                "dealer",
+                "result",
+                "maker",
+                "card_points_0",
+                "card_points_1",
+                "last_trick",
+                "capot",
+                "melds_0",
+                "melds_1",
+                "belote_0",
+                "belote_1",
+                "contract",
+                "score_0",
+                "score_1",
+                "total_0",
+                "total_1",
+            ]
+        )
         for table in _tables(tournament):
             data = scoring_selectors.match_sheet(match=table.match)
             for line in data.lines:
                 d, row = line.deal.data, line.row
                 contract = d.get("contract") or {}
-                writer.writerow([
-                    table.round.number, table.number, table.match_id, table.entry0.team.name, table.entry1.team.name,
-                    row.number, row.dealer, row.result, d.get("maker", ""),
-                    *(d.get("card_points") or ["", ""]), d.get("last_trick", ""), d.get("capot", ""),
-                    " ".join(d.get("melds", [[], []])[0]), " ".join(d.get("melds", [[], []])[1]),
-                    *(d.get("belote") or [0, 0]),
-                    " ".join(str(contract[k]) for k in ("bid", "suit", "multiplier") if contract.get(k)),
-                    *row.scores, *row.totals,
-                ])  # fmt: skip
+                writer.writerow(
+                    [
+                        table.round.number,
+                        table.number,
+                        table.match_id,
+                        table.entry0.team.name,
+                        table.entry1.team.name,
+                        row.number,
+                        row.dealer,
+                        row.result,
+                        d.get("maker", ""),
+                        *(d.get("card_points") or ["", ""]),
+                        d.get("last_trick", ""),
+                        d.get("capot", ""),
+                        " ".join(d.get("melds", [[], []])[0]),
+                        " ".join(d.get("melds", [[], []])[1]),
+                        *(d.get("belote") or [0, 0]),
+                        " ".join(str(contract[k]) for k in ("bid", "suit", "multiplier") if contract.get(k)),
+                        *row.scores,
+                        *row.totals,
+                    ]
+                )
         return _csv(out, f"{tournament.slug}-deals.csv")
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="The whole tournament as one document.")
@@ -333,11 +419,10 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def export(self, request, slug=None):
         tournament = self.get_object()
         matches = {
-            t.match_id: scoring_selectors.match_file(match=t.match) | {
-                "sheet": scoring_selectors.match_sheet(match=t.match).sheet.to_dict()
-            }
+            t.match_id: scoring_selectors.match_file(match=t.match)
+            | {"sheet": scoring_selectors.match_sheet(match=t.match).sheet.to_dict()}
             for t in _tables(tournament)
-        }  # fmt: skip
+        }
         document = {
             "tournament": TournamentSerializer(tournament).data,
             "entries": EntrySerializer(selectors.entries(tournament=tournament), many=True).data,
@@ -361,7 +446,7 @@ def _tables(tournament: Tournament):
             "match__team0__player_b",
             "match__team1__player_a",
             "match__team1__player_b",
-        )  # fmt: skip
+        )
         .order_by("round__number", "number")
     )
 
