@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from . import engine, selectors, services
 from .forms import DealForm, MatchForm
 from .models import Match
+from .permissions import SESSION_KEY, can_keep
 
 INVALID = 422  # htmx is configured (base.html) to swap 422 responses: the form with its errors
 
@@ -27,10 +28,18 @@ def _match_or_404(pk: int) -> Match:
     return get_object_or_404(Match.objects.select_related(*selectors.MATCH_RELATED), pk=pk)
 
 
+def _refused(request: HttpRequest, match: Match) -> HttpResponse | None:
+    """Only the match's scorekeepers change it (its table's link, its creator, its organizer)."""
+    if can_keep(request.user, match, request.session):
+        return None
+    return render(request, "scoring/not_keeper.html", {"match": match}, status=403)
+
+
 def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = None, status: int = 200):
     """The sheet page, or only its match area for htmx."""
     data = selectors.match_sheet(match=match)
     context = {
+        "can_keep": can_keep(request.user, match, request.session),
         "match": match,
         "data": data,
         "sheet": data.sheet,
@@ -69,6 +78,8 @@ def match_new(request: HttpRequest) -> HttpResponse:
         except engine.ScoringError as error:
             form.add_error(None, error.message[:1].upper() + error.message[1:] + ".")
         else:
+            # This tablet keeps the match it started, with or without an account.
+            request.session[SESSION_KEY] = sorted({*request.session.get(SESSION_KEY, []), match.pk})
             return redirect("scoring:match", pk=match.pk)
     status = INVALID if form.errors else 200
     teams = {t.pk: [t.name, t.player_a.name, t.player_b.name] for t in selectors.team_list()}
@@ -84,6 +95,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(pk)
+    if refused := _refused(request, match):
+        return refused
     form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
     if form.is_valid():
         try:
@@ -123,6 +136,8 @@ def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(pk)
+    if refused := _refused(request, match):
+        return refused
     try:
         undone = services.deal_undo_last(match=match, user=_user(request))
     except engine.ScoringError as error:
@@ -142,6 +157,9 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     deal = get_object_or_404(match.deals, pk=deal_pk)
     data = selectors.match_sheet(match=match)
     line = next((line for line in data.lines if line.deal.pk == deal.pk), None)
+    keeper = can_keep(request.user, match, request.session)
+    if request.method == "POST" and (refused := _refused(request, match)):
+        return refused
     if request.method == "POST" and deal.deleted_at is None:
         form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
         if form.is_valid():
@@ -161,6 +179,7 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
         "line": line,
         "form": form,
         "history": selectors.deal_history(deal=deal),
+        "can_keep": keeper,
         "seat_names": [p.name for p in match.seats],
         "team_names": [t.name for t in match.teams],
     }
@@ -170,6 +189,8 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
 @require_POST
 def deal_remove(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     match = _match_or_404(pk)
+    if refused := _refused(request, match):
+        return refused
     deal = get_object_or_404(match.deals, pk=deal_pk)
     try:
         services.deal_delete(deal=deal, user=_user(request))

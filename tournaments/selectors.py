@@ -28,19 +28,26 @@ def can_manage(tournament: Tournament, user: Any) -> bool:
     return user.is_authenticated and (user.pk == tournament.organizer_id or user.is_superuser)
 
 
+def standings_data(snapshot: StandingsSnapshot | None) -> dict[str, Any]:
+    return {
+        "rows": snapshot.rows if snapshot else [],
+        "playoffs": snapshot.playoffs if snapshot else [],
+        "version": snapshot.version if snapshot else 0,
+        "computed_at": snapshot.computed_at if snapshot else None,
+    }
+
+
 def standings_get(*, tournament: Tournament) -> dict[str, Any]:
-    """The stored standings, from the cache (filled from the snapshot on a miss)."""
+    """The stored standings, from the cache (filled from the snapshot on a miss).
+
+    A reader only adds to the cache; a recomputation overwrites it once it has committed,
+    so a reader that fetched the snapshot just before cannot put old standings back.
+    """
     key = standings_cache_key(tournament.pk)
     data = cache.get(key)
     if data is None:
-        snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
-        data = {
-            "rows": snapshot.rows if snapshot else [],
-            "playoffs": snapshot.playoffs if snapshot else [],
-            "version": snapshot.version if snapshot else 0,
-            "computed_at": snapshot.computed_at if snapshot else None,
-        }
-        cache.set(key, data, timeout=300)
+        data = standings_data(StandingsSnapshot.objects.filter(tournament=tournament).first())
+        cache.add(key, data, timeout=300)
     return data
 
 

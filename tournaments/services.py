@@ -357,8 +357,15 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
         transaction.on_commit(lambda: _queue_playoffs(tournament.pk))
     elif not ties and _stage_complete(tournament) and not tournament.knockout_size:
         _finish(tournament)
-    transaction.on_commit(lambda: cache.delete(standings_cache_key(tournament.pk)))
+    transaction.on_commit(lambda: _publish(snapshot))
     return snapshot
+
+
+def _publish(snapshot: StandingsSnapshot) -> None:
+    """The committed standings replace the cached ones (readers only ever add)."""
+    from .selectors import standings_data
+
+    cache.set(standings_cache_key(snapshot.tournament_id), standings_data(snapshot), timeout=300)
 
 
 def _finish(tournament: Tournament) -> None:

@@ -14,6 +14,13 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
+@pytest.fixture(autouse=True)
+def referee(client, django_user_model):
+    """These tests are about the pages, not about who may use them (tests/integration/test_keepers.py):
+    the client is a superuser, who may keep every match."""
+    client.force_login(django_user_model.objects.create_superuser("referee", password="pw-referee-1"))
+
+
 def start(ruleset, **options):
     return services.match_create(teams=TEAMS, ruleset=ruleset, options=options)
 
