@@ -194,6 +194,9 @@ class DealForm(forms.Form):
     """A deal as the table tells it: taps and one number. The fields follow the game's pad."""
 
     client_key = forms.UUIDField(widget=forms.HiddenInput)
+    version = forms.IntegerField(
+        required=False, min_value=0, widget=forms.HiddenInput
+    )  # the sheet it was entered on
     thrown_in = forms.BooleanField(required=False, widget=forms.HiddenInput)
     maker = forms.TypedChoiceField(
         coerce=int, choices=TEAM_CHOICES, widget=forms.RadioSelect, required=False, empty_value=None
@@ -249,6 +252,14 @@ class DealForm(forms.Form):
             self.fields["solo_capot"] = forms.BooleanField(required=False, label="Solo capot (one player)")
         if not self.is_bound and not self.initial.get("client_key"):
             self.initial["client_key"] = uuid.uuid4()
+
+    def refreshed(self, version: int) -> "DealForm":
+        """The same pad, as typed, now on the sheet's current version."""
+        data = self.data.copy()
+        data["version"] = str(version)
+        form = DealForm(data, ruleset=self.ruleset, options=self.match_options)
+        form.is_valid()
+        return form
 
     @property
     def shows_contest(self) -> bool:

@@ -40,6 +40,10 @@ def _locked(match: Match) -> Match:
     return Match.objects.select_for_update().get(pk=match.pk)
 
 
+class StaleSheet(engine.ScoringError):
+    """The deal was entered on a sheet that has changed since."""
+
+
 LOST_BY_MAKER = {engine.Result.MESA, engine.Result.FAILED, engine.Result.INSIDE, engine.Result.DEDANS}
 
 
@@ -158,11 +162,15 @@ def deal_record(
     deal: Mapping[str, Any] | engine.Deal,
     client_key: uuid.UUID | str | None = None,
     user: Any = None,
+    expected_version: int | None = None,
 ) -> Deal:
     """Add a deal at the end of the match.
 
     A deal sent again with the same ``client_key`` (a double tap, a resent
-    form) returns the deal first recorded and records nothing.
+    form) returns the deal first recorded and records nothing. With
+    ``expected_version`` (the version of the sheet the deal was entered on), a
+    deal entered on a sheet another tablet has changed since is refused
+    (``StaleSheet``), so that nobody adds a deal to a sheet they have not seen.
     """
     match = _locked(match)
     if client_key:
@@ -170,6 +178,11 @@ def deal_record(
         earlier = match.deals.filter(client_key=client_key).first()
         if earlier is not None:
             return earlier
+    if expected_version is not None and expected_version != match.version:
+        raise StaleSheet(
+            "the sheet changed since this deal was entered (another tablet recorded or corrected a deal): "
+            "here it is; check it and record the deal again"
+        )
     new = _engine_deal(deal)
     active = _active(match)
     sheet = _replay(match, [d.as_engine() for d in active] + [new])

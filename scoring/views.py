@@ -43,7 +43,8 @@ def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = 
         "match": match,
         "data": data,
         "sheet": data.sheet,
-        "form": form or DealForm(ruleset=match.ruleset, options=match.options),
+        "form": form
+        or DealForm(ruleset=match.ruleset, options=match.options, initial={"version": match.version}),
         "seat_names": [p.name for p in match.seats],
         "team_names": [t.name for t in match.teams],
         "to_go": [data.sheet.to_go(0), data.sheet.to_go(1)],
@@ -105,7 +106,12 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
                 deal=form.cleaned_data["deal"],
                 client_key=form.cleaned_data["client_key"],
                 user=_user(request),
+                expected_version=form.cleaned_data.get("version"),
             )
+        except services.StaleSheet as error:
+            match.refresh_from_db()
+            form = form.refreshed(match.version)  # what was typed stays on the pad
+            form.add_scoring_error(error)
         except engine.ScoringError as error:
             form.add_scoring_error(error)
         else:

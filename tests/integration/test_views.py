@@ -249,3 +249,31 @@ def test_a_drawn_match_of_fixed_deals(client):
     assert "Draw 162–162 after 2 deals" in page
     assert "Mpourloto to 1000 or 2 deals" in page
     assert "Draw" in client.get(reverse("scoring:home")).text
+
+
+def test_a_deal_entered_on_a_stale_sheet_is_refused_and_kept_on_the_pad(client, match):
+    page = client.get(reverse("scoring:match", args=[match.pk])).text
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    services.deal_record(match=match, deal=made())  # another tablet records a deal meanwhile
+    response = client.post(
+        reverse("scoring:deal_create", args=[match.pk]), deal_post(card_points=77, version=version), **HTMX
+    )
+    assert response.status_code == 422
+    assert "The sheet changed since this deal was entered" in response.text
+    assert 'value="77"' in response.text  # the typed number is still there
+    assert re.search(r'data-testid="total-0">100<', response.text)  # the sheet as it is now
+    assert Deal.objects.count() == 1
+    fresh = re.search(r'name="version" value="(\d+)"', response.text).group(1)
+    response = client.post(
+        reverse("scoring:deal_create", args=[match.pk]), deal_post(card_points=77, version=fresh), **HTMX
+    )
+    assert response.status_code == 200
+    assert Deal.objects.count() == 2
+
+
+def test_a_resent_deal_is_not_refused_as_stale(client, match):
+    post = deal_post(version=0)
+    client.post(reverse("scoring:deal_create", args=[match.pk]), post, **HTMX)
+    response = client.post(reverse("scoring:deal_create", args=[match.pk]), post, **HTMX)
+    assert response.status_code == 200
+    assert Deal.objects.count() == 1
