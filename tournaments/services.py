@@ -5,6 +5,7 @@ rows and saves what they return."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +23,7 @@ from scoring.models import Match
 from . import pairing, standings
 from .models import Entry, Round, StandingsSnapshot, Table, Tournament
 
+logger = logging.getLogger(__name__)
 ACTIVE = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 STAGE_KINDS = (Round.Kind.SWISS, Round.Kind.ROUND_ROBIN)
 PLAYOFF_ORDER = ("match_points", "point_difference", "game_points")
@@ -388,16 +390,57 @@ def standings_request(tournament_id: int) -> None:
 
     A burst of deals queues one task per tournament: the first request sets a
     flag the task clears when it starts; requests meanwhile find the flag set.
+    Neither a cache nor a broker that is down stops a deal from being recorded:
+    the failure is logged, and the standings catch up when a worker starts
+    (``standings_catch_up``) or with the next deal.
     """
+    try:
+        first = cache.add(_queue_key(tournament_id), 1, timeout=30)
+    except Exception:  # the cache is down: queue anyway, the task is safe to run twice
+        logger.warning("standings: cache unavailable, queueing without coalescing", exc_info=True)
+        first = True
+    if first:
+        transaction.on_commit(lambda: _queue_standings(tournament_id))
+
+
+def _queue_standings(tournament_id: int) -> None:
     from .tasks import standings_recompute
 
-    if cache.add(_queue_key(tournament_id), 1, timeout=30):
-        transaction.on_commit(lambda: standings_recompute.apply_async((tournament_id,), countdown=1))
+    try:
+        standings_recompute.apply_async((tournament_id,), countdown=1)
+    except Exception:  # the broker is down: the deal is saved; the next request or a worker start catches up
+        logger.warning("standings: could not queue tournament %s", tournament_id, exc_info=True)
+        try:
+            cache.delete(_queue_key(tournament_id))
+        except Exception:
+            logger.warning("standings: cache unavailable", exc_info=True)
 
 
 def standings_started(tournament_id: int) -> None:
     """The task has begun: later changes must queue a new run."""
-    cache.delete(_queue_key(tournament_id))
+    try:
+        cache.delete(_queue_key(tournament_id))
+    except Exception:
+        logger.warning("standings: cache unavailable", exc_info=True)
+
+
+def standings_stale() -> list[int]:
+    """Running tournaments whose standings are older than one of their matches."""
+    from django.db.models import Max, OuterRef, Subquery
+
+    latest = (
+        Match.objects.filter(table__round__tournament=OuterRef("pk"))
+        .values("table__round__tournament")
+        .annotate(last=Max("updated_at"))
+        .values("last")
+    )
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING).annotate(last_change=Subquery(latest))
+    return [
+        t.pk
+        for t in running.select_related("standings")
+        if t.last_change is not None
+        and (not hasattr(t, "standings") or t.standings.computed_at < t.last_change)
+    ]
 
 
 def _queue_playoffs(tournament_id: int) -> None:

@@ -1,6 +1,7 @@
 """Celery tasks: thin, take ids, call a service, safe to run twice."""
 
 from celery import shared_task
+from celery.signals import worker_ready
 
 from . import services
 
@@ -15,3 +16,18 @@ def standings_recompute(tournament_id: int) -> int | None:
 @shared_task(acks_late=True)
 def playoffs_create(tournament_id: int) -> list[int]:
     return [rnd.pk for rnd in services.playoffs_create(tournament_id=tournament_id)]
+
+
+@shared_task(acks_late=True)
+def standings_catch_up() -> list[int]:
+    """Recompute every running tournament whose standings are older than its results."""
+    stale = services.standings_stale()
+    for tournament_id in stale:
+        services.standings_refresh(tournament_id=tournament_id)
+    return stale
+
+
+@worker_ready.connect
+def catch_up_when_a_worker_starts(sender=None, **kwargs) -> None:
+    """Deals recorded while no worker (or no broker) was there reach the standings now."""
+    standings_catch_up.delay()

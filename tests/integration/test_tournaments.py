@@ -272,3 +272,26 @@ def test_a_knockout_of_six_gives_the_top_seeds_byes_in_bracket_order(organizer):
     semis = next_round(t)
     pairs = [(x.entry0_id, x.entry1_id) for x in semis.tables.order_by("number")]
     assert pairs == [(seeds[0], seeds[3]), (seeds[1], seeds[2])]
+
+
+def test_deals_are_recorded_when_the_broker_is_down_and_the_standings_catch_up(organizer):
+    t = services.tournament_start(tournament=make(organizer, teams=4, swiss_rounds=1, deals_per_match=3))
+    rnd = next_round(t)
+    before = snapshot(t).version
+    with mock.patch.object(tasks.standings_recompute, "apply_async", side_effect=OSError("broker down")):
+        for table in rnd.tables.all():
+            scoring.deal_record(match=table.match, deal=WIN_0)
+    assert sum(table.match.deals.count() for table in rnd.tables.all()) == 2
+    assert snapshot(t).version == before  # nothing reached the standings
+    assert services.standings_stale() == [t.pk]
+    assert tasks.standings_catch_up() == [t.pk]  # what a starting worker runs
+    assert snapshot(t).version == before + 1
+    assert services.standings_stale() == []
+
+
+def test_deals_are_recorded_when_the_cache_is_down(organizer):
+    t = services.tournament_start(tournament=make(organizer, teams=4, swiss_rounds=1, deals_per_match=3))
+    rnd = next_round(t)
+    with mock.patch.object(services.cache, "add", side_effect=ConnectionError("cache down")):
+        scoring.deal_record(match=rnd.tables.first().match, deal=WIN_0)
+    assert snapshot(t).rows  # queued anyway, and computed (Celery eager here)

@@ -27,33 +27,54 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+class Worker:
+    """`celery worker` on the test database, started and stopped by a test."""
+
+    def __init__(self) -> None:
+        db = settings.DATABASES["default"]
+        url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+        self.env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+        self.process = None
+        self.log = None
+
+    def start(self) -> None:
+        from config.celery import app
+
+        self.log = open(ROOT / "celery-worker-test.log", "a")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while not app.control.ping(timeout=1):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the Celery worker did not start; see {self.log.name}")
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.process = None
+        self.log.close()
+
+
 @pytest.fixture
 def worker(transactional_db):
-    """Start `celery worker` on the test database; stop it after the test."""
+    """A running worker; the test may stop and start it again."""
     from config.celery import app
 
     app.control.purge()
-    db = settings.DATABASES["default"]
-    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    log = open(ROOT / "celery-worker-test.log", "w")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    (ROOT / "celery-worker-test.log").unlink(missing_ok=True)
+    w = Worker()
+    w.start()
     try:
-        deadline = time.monotonic() + 60
-        while not app.control.ping(timeout=1):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the Celery worker did not start; see {log.name}")
-        yield process
+        yield w
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        w.stop()

@@ -52,3 +52,35 @@ def test_recorded_deals_reach_the_standings_through_the_worker(worker, django_us
     assert rnd.status == "finished"
     tournament.refresh_from_db()
     assert tournament.status == "finished"
+
+
+def test_deals_recorded_while_the_worker_is_down_reach_the_standings_when_it_returns(
+    worker, django_user_model
+):
+    organizer = django_user_model.objects.create_user(username="org", password="pw-org-12345")
+    tournament = services.tournament_create(organizer=organizer, name="Outage night", swiss_rounds=1,
+                                            deals_per_match=1)  # fmt: skip
+    for i in range(4):
+        services.entry_register(tournament=tournament, name=f"T{i}", players=[f"A{i}", f"B{i}"])
+    services.tournament_start(tournament=tournament)
+    rnd = services.round_generate(tournament=tournament)
+    services.round_start(rnd=rnd)
+    wait_for(lambda: StandingsSnapshot.objects.filter(tournament=tournament, version__gte=1).exists())
+
+    worker.stop()
+    winners = []
+    for table in rnd.tables.select_related("match"):
+        scoring.deal_record(match=table.match, deal=WIN_0)  # recorded with no worker running
+        winners.append(table.entry0_id)
+    assert sum(t.match.deals.count() for t in rnd.tables.select_related("match")) == 2
+    snapshot = StandingsSnapshot.objects.get(tournament=tournament)
+    assert all(row["values"]["match_points"] == 0 for row in snapshot.rows)
+
+    worker.start()
+
+    def caught_up():
+        rows = StandingsSnapshot.objects.get(tournament=tournament).rows
+        points = {row["entry"]: row["values"]["match_points"] for row in rows}
+        return all(points.get(w) == 2 for w in winners)
+
+    wait_for(caught_up)
