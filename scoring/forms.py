@@ -253,7 +253,7 @@ class DealForm(forms.Form):
         if not self.is_bound and not self.initial.get("client_key"):
             self.initial["client_key"] = uuid.uuid4()
 
-    def refreshed(self, version: int) -> "DealForm":
+    def refreshed(self, version: int) -> DealForm:
         """The same pad, as typed, now on the sheet's current version."""
         data = self.data.copy()
         data["version"] = str(version)

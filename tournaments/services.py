@@ -408,7 +408,7 @@ def _queue_standings(tournament_id: int) -> None:
 
     try:
         standings_recompute.apply_async((tournament_id,), countdown=1)
-    except Exception:  # the broker is down: the deal is saved; the next request or a worker start catches up
+    except Exception:  # the broker is down: the deal is saved; a later deal or a worker start catches up
         logger.warning("standings: could not queue tournament %s", tournament_id, exc_info=True)
         try:
             cache.delete(_queue_key(tournament_id))
@@ -434,7 +434,8 @@ def standings_stale() -> list[int]:
         .annotate(last=Max("updated_at"))
         .values("last")
     )
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING).annotate(last_change=Subquery(latest))
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    running = running.annotate(last_change=Subquery(latest))
     return [
         t.pk
         for t in running.select_related("standings")
