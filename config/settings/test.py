@@ -1,6 +1,15 @@
+import os
+
 from .base import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# SQLite: a test database in a file, not in memory, so that the live server's threads (the browser
+# tests) each get a connection of their own with proper locking.
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
+    # One file per test process, so that two runs at once do not share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}  # noqa: F405
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20  # noqa: F405

@@ -127,3 +127,90 @@
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:afterSettle", init);
 })();
+
+// A deal that could not be sent (no connection) waits on this tablet and is sent again as soon
+// as the connection returns, or when the page is opened again. The server records a deal once
+// per client key, so sending one twice is harmless.
+(function () {
+  "use strict";
+  const STORE = "tsoxa-pending-deals";
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(STORE)) || []; } catch (e) { return []; }
+  }
+  function save(list) { localStorage.setItem(STORE, JSON.stringify(list)); show(); }
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, function (c) {
+      const r = Math.random() * 16 | 0;
+      return (c === "x" ? r : (r & 0x3 | 0x8)).toString(16);
+    });
+  }
+  function csrf() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
+  }
+
+  function show(note) {
+    const box = document.getElementById("pending");
+    if (!box) return;
+    const here = load().filter(function (item) { return item.page === location.pathname; }).length;
+    const text = here ? here + (here === 1 ? " deal is" : " deals are") +
+      " waiting for the connection; they are sent as soon as it returns." : "";
+    box.textContent = [text, note || ""].filter(Boolean).join(" ");
+    box.hidden = !box.textContent;
+  }
+
+  document.addEventListener("htmx:sendError", function (e) {
+    const form = e.detail.elt;  // the form whose post failed (not the preview inside it)
+    if (!form.matches || !form.matches("form.deal-form, form.thrown-in-form")) return;
+    const body = new URLSearchParams(new FormData(form));
+    body.delete("version");  // this tablet's own deals follow each other: no stale-sheet check among them
+    const list = load();
+    list.push({page: location.pathname, action: form.action, body: body.toString()});
+    save(list);
+    // A fresh pad for the next deal, with a key of its own.
+    const key = newKey();
+    document.querySelectorAll("form.deal-form, form.thrown-in-form").forEach(function (f) {
+      if (f.classList.contains("deal-form")) f.reset();
+      const field = f.querySelector('input[name="client_key"]');
+      if (field) field.value = key;
+      f.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+    });
+    document.querySelectorAll("form.deal-form").forEach(function (f) { f.dispatchEvent(new Event("input", {bubbles: true})); });
+  });
+
+  let sending = false;
+  async function resend() {
+    if (sending || !navigator.onLine) return;
+    const list = load();
+    if (!list.length) return;
+    sending = true;
+    const left = [];
+    let sent = 0, refused = 0;
+    for (const item of list) {
+      try {
+        const response = await fetch(item.action, {
+          method: "POST",
+          body: item.body,
+          credentials: "same-origin",
+          headers: {"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": csrf(), "HX-Request": "true"},
+        });
+        if (response.status >= 500) left.push(item);
+        else if (response.ok) sent += 1;
+        else refused += 1;  // the sheet refused it (finished, changed, not this tablet's): enter it again
+      } catch (e) {
+        left.push(item);
+      }
+    }
+    save(left);
+    sending = false;
+    show(refused ? refused + " waiting deal(s) could not be recorded: please enter them again." : "");
+    if ((sent || refused) && document.getElementById("match-area") && window.htmx) {
+      htmx.ajax("GET", location.pathname, {target: "#match-area", select: "#match-area", swap: "outerHTML"});
+    }
+  }
+
+  window.addEventListener("online", resend);
+  document.addEventListener("DOMContentLoaded", function () { show(); resend(); });
+  document.addEventListener("htmx:afterSettle", function () { show(); });
+})();

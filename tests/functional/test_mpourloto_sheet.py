@@ -313,3 +313,43 @@ def test_capo_tapped_before_trumps_gives_the_capo_team_every_card_point(page: Pa
     pad.expect_preview("made: +0 / +242")
     pad.record()
     expect_sheet(page, totals=(0, 242), results=["made"], next_dealer="Babis")
+
+
+def test_a_deal_entered_without_a_connection_waits_and_is_sent_when_it_returns(page: Page, live_server) -> None:
+    start_match(page, live_server.url, target=1000, first_dealer=0)
+    pad = Pad(page)
+    page.context.set_offline(True)
+    # Alpha trumps, 90 (Beta 62), Alpha last trick: 100 v 62, made.
+    pad.trumps(0)
+    pad.key_in(90)
+    pad.last_trick("0")
+    pad.record()
+    expect(page.get_by_test_id("pending")).to_contain_text("1 deal is waiting for the connection")
+    expect(page.get_by_test_id("total-0")).to_have_text("0")
+    # A second deal while still offline: Beta trumps, 100 for Beta (Alpha 52), Beta last trick: 110 v 52.
+    pad.trumps(1)
+    pad.key_in(100)
+    pad.last_trick("1")
+    pad.record()
+    expect(page.get_by_test_id("pending")).to_contain_text("2 deals are waiting")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    # Both sent in order: 100 / 62, then 100 + 52 = 152 / 62 + 110 = 172.
+    expect_sheet(page, totals=(152, 172), results=["made", "made"], next_dealer="Chris")
+    expect(page.get_by_test_id("pending")).to_be_hidden()
+
+
+def test_a_waiting_deal_is_sent_when_the_page_is_opened_again(page: Page, live_server) -> None:
+    start_match(page, live_server.url, target=1000, first_dealer=0)
+    pad = Pad(page)
+    page.context.set_offline(True)
+    pad.trumps(0)
+    pad.key_in(90)
+    pad.last_trick("0")
+    pad.record()
+    expect(page.get_by_test_id("pending")).to_contain_text("1 deal is waiting")
+    page.context.set_offline(False)
+    page.reload()
+    expect_sheet(page, totals=(100, 62), results=["made"], next_dealer="Babis")
+    page.reload()  # sent once only
+    expect_sheet(page, totals=(100, 62), results=["made"], next_dealer="Babis")
