@@ -49,6 +49,13 @@ class Match(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    confirmed_by_team = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The team that confirmed the finished result (0 or 1)"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     keepers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="kept_matches", help_text="May record its deals"
     )

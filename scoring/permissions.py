@@ -43,3 +43,16 @@ def can_keep(user: Any, match: Match, session: Any = None) -> bool:
         return True
     tournament = tournament_of(match)
     return tournament is not None and tournament.organizer_id == user.pk
+
+
+def can_confirm(user: Any, match: Match, session: Any = None) -> bool:
+    """The tablet at the table, or a player of the match signed in with their own account."""
+    if can_keep(user, match, session):
+        return True
+    player = getattr(user, "player", None) if user.is_authenticated else None
+    return player is not None and player.pk in {
+        match.seat0_id,
+        match.seat1_id,
+        match.seat2_id,
+        match.seat3_id,
+    }

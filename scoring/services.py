@@ -68,6 +68,8 @@ def _apply(match: Match, sheet: engine.Sheet, user: Any) -> None:
         match.finished_at = match.finished_at or timezone.now()
     else:
         match.finished_at = None
+    # Any change asks for a new confirmation of the result.
+    match.confirmed_by_team = match.confirmed_at = match.confirmed_by = None
     match.version += 1
     match._history_user = user
     match.save()
@@ -135,6 +137,21 @@ def match_import(*, data: Mapping[str, Any], created_by: Any = None) -> Match:
     )
     for deal in match_file.deals:
         deal_record(match=match, deal=deal, user=created_by)
+    return match
+
+
+@transaction.atomic
+def match_confirm(*, match: Match, team: int, user: Any = None) -> Match:
+    """A team agrees with the finished result (bridge clubs' confirmation); a later change undoes it."""
+    match = _locked(match)
+    if match.status != Match.Status.FINISHED:
+        raise engine.ScoringError("only a finished match can be confirmed")
+    if team not in (0, 1):
+        raise engine.ScoringError("the confirming team is 0 or 1", field="team")
+    match.confirmed_by_team, match.confirmed_at, match.confirmed_by = team, timezone.now(), user
+    match._history_user = user
+    match.save()
+    match_changed.send(sender=Match, match=match)
     return match
 
 

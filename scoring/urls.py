@@ -12,6 +12,7 @@ urlpatterns = [
     path("matches/<int:pk>/deals/", views.deal_create, name="deal_create"),
     path("matches/<int:pk>/preview/", views.deal_preview, name="deal_preview"),
     path("matches/<int:pk>/undo/", views.deal_undo, name="deal_undo"),
+    path("matches/<int:pk>/confirm/", views.match_confirm, name="match_confirm"),
     path("matches/<int:pk>/history/", views.match_history, name="match_history"),
     path("matches/<int:pk>/deals/<int:deal_pk>/", views.deal_edit, name="deal_edit"),
     path("matches/<int:pk>/deals/<int:deal_pk>/delete/", views.deal_remove, name="deal_remove"),

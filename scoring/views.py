@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from . import engine, selectors, services
 from .forms import DealForm, MatchForm
 from .models import Match
-from .permissions import SESSION_KEY, can_keep
+from .permissions import SESSION_KEY, can_confirm, can_keep
 
 INVALID = 422  # htmx is configured (base.html) to swap 422 responses: the form with its errors
 
@@ -40,6 +40,7 @@ def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = 
     data = selectors.match_sheet(match=match)
     context = {
         "can_keep": can_keep(request.user, match, request.session),
+        "can_confirm": can_confirm(request.user, match, request.session),
         "match": match,
         "data": data,
         "sheet": data.sheet,
@@ -212,3 +213,18 @@ def match_history(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(pk)
     context = {"match": match, "history": selectors.match_deal_history(match=match)[:200]}
     return render(request, "scoring/match_history.html", context)
+
+
+@require_POST
+def match_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """A team agrees with the finished result, on the tablet or with a player's own account."""
+    match = _match_or_404(pk)
+    if not can_confirm(request.user, match, request.session):
+        return render(request, "scoring/not_keeper.html", {"match": match}, status=403)
+    try:
+        services.match_confirm(match=match, team=int(request.POST.get("team", -1)), user=_user(request))
+    except (engine.ScoringError, ValueError) as error:
+        messages.error(request, getattr(error, "message", "Tap the team that confirms."))
+    else:
+        messages.success(request, "Result confirmed.")
+    return redirect("scoring:match", pk=match.pk)

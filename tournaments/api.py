@@ -59,6 +59,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "created_at",
             "started_at",
             "finished_at",
+            "confirmation",
         ]
         read_only_fields = ["slug", "organizer", "status", "created_at", "started_at", "finished_at"]
 
@@ -81,6 +82,7 @@ class TournamentWriteSerializer(serializers.Serializer):
     playoff_deals = serializers.IntegerField(min_value=1, max_value=12, default=2)
     cuts = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=500), required=False)
     public = serializers.BooleanField(default=True)
+    confirmation = serializers.BooleanField(default=False)
     signup_open = serializers.BooleanField(default=False)
     starts_on = serializers.DateField(required=False, allow_null=True)
 

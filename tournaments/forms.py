@@ -44,6 +44,9 @@ class TournamentForm(forms.Form):
     tiebreak_4 = forms.ChoiceField(choices=[("", "—"), *_metric_choices()], required=False, label="then")
     cuts = forms.CharField(required=False, label="Play off ties at places", help_text="e.g. 3, 8")
     playoff_deals = forms.IntegerField(min_value=1, max_value=12, initial=2, label="Deals in a play-off")
+    confirmation = forms.BooleanField(
+        required=False, label="The other team confirms each result on the tablet before it counts"
+    )
     public = forms.BooleanField(required=False, initial=True)
     signup_open = forms.BooleanField(required=False, label="Open a public sign-up")
     starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
@@ -81,6 +84,7 @@ class TournamentForm(forms.Form):
             "public",
             "signup_open",
             "starts_on",
+            "confirmation",
         )
         return {**{k: d[k] for k in keys}, "options": options, "tiebreaks": tiebreaks}
 

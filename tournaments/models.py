@@ -51,6 +51,9 @@ class Tournament(models.Model):
     cuts = models.JSONField(
         default=list, blank=True, help_text="Places where a tie is played off, e.g. [3, 8]"
     )
+    confirmation = models.BooleanField(
+        default=False, help_text="A finished match counts once the other team has confirmed it on the tablet"
+    )
     public = models.BooleanField(default=True)
     signup_open = models.BooleanField(default=False)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)

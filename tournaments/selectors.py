@@ -69,3 +69,60 @@ def entry_tables(*, entry: Entry) -> QuerySet[Table]:
         .select_related("round", *TABLE_RELATED)
         .order_by("round__number")
     )
+
+
+AUDIT_FIELDS_SKIPPED = {"updated_at", "version", "totals", "suffered", "computed_at"}
+
+
+def audit(*, tournament: Tournament, limit: int = 300) -> list[dict[str, Any]]:
+    """Every change to the tournament, its entries, rounds, tables, matches and deals: who, when, what."""
+    from scoring.models import Deal, Match
+
+    match_ids = list(
+        Table.objects.filter(round__tournament=tournament, match__isnull=False).values_list(
+            "match_id", flat=True
+        )
+    )
+    round_ids = list(tournament.rounds.values_list("pk", flat=True))
+    sources = [
+        ("Tournament", Tournament.history.filter(id=tournament.pk)),
+        ("Entry", Entry.history.filter(tournament_id=tournament.pk)),
+        ("Round", Round.history.filter(tournament_id=tournament.pk)),
+        ("Table", Table.history.filter(round_id__in=round_ids)),
+        ("Match", Match.history.filter(id__in=match_ids)),
+        ("Deal", Deal.history.filter(match_id__in=match_ids)),
+    ]
+    records = []
+    for kind, history in sources:
+        for record in history.select_related("history_user").order_by("-history_date")[:limit]:
+            records.append((kind, record))
+    records.sort(key=lambda item: item[1].history_date, reverse=True)
+    rows = []
+    for kind, record in records[:limit]:
+        action = {"+": "created", "~": "changed", "-": "deleted"}[record.history_type]
+        changes = []
+        if record.history_type == "~" and record.prev_record is not None:
+            delta = record.diff_against(record.prev_record)
+            changes = [
+                f"{c.field}: {c.old} → {c.new}" for c in delta.changes if c.field not in AUDIT_FIELDS_SKIPPED
+            ]
+        rows.append({
+            "when": record.history_date,
+            "who": record.history_user.get_username() if record.history_user else "—",
+            "kind": kind,
+            "object": str(record.instance) if kind != "Deal" else f"deal of match {record.match_id}",
+            "action": action,
+            "changes": changes,
+        })  # fmt: skip
+    return rows
+
+
+def unconfirmed(*, tournament: Tournament):
+    """Finished matches whose result the other team has not confirmed yet."""
+    return (
+        Table.objects.filter(
+            round__tournament=tournament, match__status="finished", match__confirmed_at__isnull=True
+        )
+        .select_related("round", "entry0__team", "entry1__team", "match")
+        .order_by("round__number", "number")
+    )

@@ -69,6 +69,7 @@ SETTINGS = (
     "public",
     "signup_open",
     "starts_on",
+    "confirmation",
 )
 
 
@@ -229,11 +230,14 @@ def _tables(tournament: Tournament, kinds: Sequence[str]):
     )
 
 
-def _result(table: Table) -> standings.Result | None:
+def _result(table: Table, confirmation: bool = False) -> standings.Result | None:
+    """A table's result for the standings: a bye, or a finished (and, if asked, confirmed) match."""
     if table.is_bye:
         return standings.Result(a=table.entry0_id, b=None, points=(0, 0), winner=0)
     match = table.match
     if match is None or match.status != Match.Status.FINISHED:
+        return None
+    if confirmation and match.confirmed_at is None:
         return None
     return standings.Result(
         a=table.entry0_id,
@@ -246,7 +250,8 @@ def _result(table: Table) -> standings.Result | None:
 
 def standings_compute(tournament: Tournament) -> list[standings.Row]:
     """The stage's standings (Swiss or round robin rounds), play-off results applied at the cuts."""
-    results = [r for r in map(_result, _tables(tournament, STAGE_KINDS)) if r is not None]
+    tables = _tables(tournament, STAGE_KINDS)
+    results = [r for r in (_result(t, tournament.confirmation) for t in tables) if r is not None]
     rows = standings.compute_standings(
         tournament.participants, results, tournament.tiebreaks, _scoring(tournament)
     )
@@ -259,7 +264,7 @@ def _apply_playoffs(tournament: Tournament, rows: list[standings.Row]) -> list[s
     for rnd in tournament.rounds.filter(kind=Round.Kind.PLAYOFF, status=Round.Status.FINISHED).order_by(
         "number"
     ):
-        results = [_result(t) for t in rnd.tables.select_related("match")]
+        results = [_result(t, tournament.confirmation) for t in rnd.tables.select_related("match")]
         if any(r is None for r in results):
             continue
         group = {e for r in results for e in (r.a, r.b) if e is not None}
@@ -321,6 +326,10 @@ def _pending_playoffs(tournament: Tournament) -> bool:
 def _close_finished_rounds(tournament: Tournament) -> None:
     for rnd in tournament.rounds.filter(status=Round.Status.STARTED):
         open_tables = rnd.tables.filter(entry1__isnull=False).exclude(match__status=Match.Status.FINISHED)
+        if tournament.confirmation:
+            open_tables = open_tables | rnd.tables.filter(
+                entry1__isnull=False, match__confirmed_at__isnull=True
+            )
         if not open_tables.exists():
             rnd.status = Round.Status.FINISHED
             rnd.save(update_fields=["status"])

@@ -14,6 +14,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/signup/", views.signup, name="signup"),
     path("tournaments/<slug:slug>/manage/", views.manage, name="manage"),
     path("tournaments/<slug:slug>/manage/start/", views.start, name="start"),
+    path("tournaments/<slug:slug>/manage/audit/", views.audit, name="audit"),
     path("tournaments/<slug:slug>/manage/entries/<int:entry_pk>/", views.entry_status, name="entry_status"),
     path("tournaments/<slug:slug>/manage/rounds/", views.round_generate, name="round_generate"),
     path("tournaments/<slug:slug>/manage/rounds/<int:number>/swap/", views.round_swap, name="round_swap"),

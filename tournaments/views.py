@@ -176,6 +176,7 @@ def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "current_tables": selectors.round_tables(rnd=current) if current else [],
         "swap_form": SwapForm(),
         "standings": selectors.standings_get(tournament=tournament),
+        "unconfirmed": selectors.unconfirmed(tournament=tournament) if tournament.confirmation else [],
     }
     return render(request, "tournaments/manage.html", context, status=422 if form.errors else 200)
 
@@ -261,3 +262,11 @@ def round_links(request: HttpRequest, tournament: Tournament, number: int) -> Ht
     return render(
         request, "tournaments/links.html", {"tournament": tournament, "round": rnd, "tables": tables}
     )
+
+
+@organizer_only
+@require_GET
+def audit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Who changed what, and when: entries, rounds, tables, matches and every deal."""
+    return render(request, "tournaments/audit.html", {"tournament": tournament,
+                  "rows": selectors.audit(tournament=tournament)})  # fmt: skip

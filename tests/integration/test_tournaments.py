@@ -295,3 +295,60 @@ def test_deals_are_recorded_when_the_cache_is_down(organizer):
     with mock.patch.object(services.cache, "add", side_effect=ConnectionError("cache down")):
         scoring.deal_record(match=rnd.tables.first().match, deal=WIN_0)
     assert snapshot(t).rows  # queued anyway, and computed (Celery eager here)
+
+
+def test_with_confirmation_a_result_counts_once_the_other_team_confirms(organizer, client):
+    from django.urls import reverse
+
+    t = services.tournament_start(tournament=make(organizer, teams=4, swiss_rounds=1, confirmation=True))
+    rnd = next_round(t)
+    play(rnd)
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.STARTED  # finished but not confirmed
+    assert all(r["values"]["match_points"] == 0 for r in snapshot(t).rows)
+    first, second = rnd.tables.order_by("number")
+    client.get(reverse("tournaments:scorekeeper", args=[first.token]))  # the tablet at table 1
+    page = client.get(reverse("scoring:match", args=[first.match_id])).text
+    assert "confirms the result" in page
+    assert (
+        client.post(reverse("scoring:match_confirm", args=[second.match_id]), {"team": "1"}).status_code
+        == 403
+    )
+    client.post(reverse("scoring:match_confirm", args=[first.match_id]), {"team": "1"})
+    assert "Result confirmed by" in client.get(reverse("scoring:match", args=[first.match_id])).text
+    rows = {r["entry"]: r for r in snapshot(t).rows}
+    assert rows[first.entry0_id]["values"]["match_points"] == 2
+    assert rows[second.entry0_id]["values"]["match_points"] == 0
+    scoring.match_confirm(match=second.match, team=1)
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.FINISHED
+
+
+def test_a_correction_asks_for_a_new_confirmation(organizer):
+    t = services.tournament_start(tournament=make(organizer, teams=4, swiss_rounds=1, confirmation=True))
+    rnd = next_round(t)
+    play(rnd)
+    table = rnd.tables.first()
+    scoring.match_confirm(match=table.match, team=1)
+    deal = table.match.deals.get()
+    scoring.deal_correct(deal=deal, data=WIN_1)
+    table.match.refresh_from_db()
+    assert table.match.confirmed_at is None
+
+
+def test_the_organizer_sees_who_changed_what(organizer, client):
+    from django.urls import reverse
+
+    t = services.tournament_start(tournament=make(organizer, teams=4, swiss_rounds=1, confirmation=True),
+                                  user=organizer)  # fmt: skip
+    rnd = next_round(t)
+    table = rnd.tables.first()
+    deal = scoring.deal_record(match=table.match, deal=WIN_0, user=organizer)
+    scoring.deal_correct(deal=deal, data=WIN_1, user=organizer)
+    client.force_login(organizer)
+    page = client.get(reverse("tournaments:audit", args=[t.slug])).text
+    assert "Deal deal of match" in page and "changed" in page and "org" in page
+    assert "data: {&#x27;maker&#x27;: 0" in page  # the earlier version of the corrected deal
+    assert "Waiting for confirmation" in client.get(reverse("tournaments:manage", args=[t.slug])).text
+    client.logout()
+    assert client.get(reverse("tournaments:audit", args=[t.slug])).status_code == 302
