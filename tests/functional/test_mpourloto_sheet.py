@@ -315,7 +315,7 @@ def test_capo_tapped_before_trumps_gives_the_capo_team_every_card_point(page: Pa
     expect_sheet(page, totals=(0, 242), results=["made"], next_dealer="Babis")
 
 
-def test_a_deal_entered_without_a_connection_waits_and_is_sent_when_it_returns(page: Page, live_server) -> None:
+def test_a_deal_entered_offline_waits_until_the_connection_returns(page: Page, live_server) -> None:
     start_match(page, live_server.url, target=1000, first_dealer=0)
     pad = Pad(page)
     page.context.set_offline(True)
