@@ -10,6 +10,8 @@ COPY templates ./templates
 COPY static ./static
 COPY manage.py ./
 RUN pip install --no-cache-dir -c requirements.lock . \
- && DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput
+ && DJANGO_SECRET_KEY=build CACHE_URL=redis://unused:6379/1 python manage.py collectstatic --noinput \
+ && useradd --create-home tsoxa
+USER tsoxa
 EXPOSE 8000
 CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

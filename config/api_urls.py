@@ -1,6 +1,7 @@
 """The REST API, version 1, and its documentation."""
 
 from django.urls import include, path
+from django_ratelimit.decorators import ratelimit
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
@@ -18,7 +19,7 @@ router.register("teams", TeamViewSet, basename="team")
 
 urlpatterns = [
     path("v1/", include((router.urls, "api"), namespace="v1")),
-    path("v1/token/", obtain_auth_token, name="api-token"),
+    path("v1/token/", ratelimit(key="ip", rate="10/m", block=True)(obtain_auth_token), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 
 import segno
+from django_ratelimit.decorators import ratelimit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -119,6 +120,7 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/signup.html", {"tournament": tournament, "form": form}, status=status)
 
 
+@ratelimit(key="ip", rate="30/m", block=True)  # a table's secret is not to be guessed
 @require_GET
 def scorekeeper_link(request: HttpRequest, token: str) -> HttpResponse:
     """The secret link of one table: it opens that table's sheet (and only grants that one)."""

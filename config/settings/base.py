@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
+    "django_ratelimit",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
@@ -49,6 +50,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -77,6 +79,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The standings pages are served from here, and a burst of deals queues one recomputation
 # through a flag here: web and worker must share it (CACHE_URL=redis://127.0.0.1:6379/1).
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+
+# Login, API tokens and scorekeeper links are rate-limited (django-ratelimit) through that cache.
+RATELIMIT_VIEW = "config.views.ratelimited"
+RATELIMIT_ENABLE = env.bool("RATELIMIT_ENABLE", default=True)
+# With no shared cache (a laptop) the limits are per process, which django-ratelimit warns about.
+_PER_PROCESS_CACHE = "locmem" in CACHES["default"]["BACKEND"]
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if _PER_PROCESS_CACHE else []
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,0 +1,17 @@
+"""Project-wide views: health for the load balancer, and the rate limiter's answer."""
+
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+
+def health(request: HttpRequest) -> JsonResponse:
+    """200 when the app answers and its database does (docker compose's health check)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return JsonResponse({"status": "ok"})
+
+
+def ratelimited(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return HttpResponse(
+        "Too many attempts: wait a minute and try again.", status=429, content_type="text/plain"
+    )
