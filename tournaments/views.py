@@ -6,13 +6,13 @@ from collections.abc import Callable
 from functools import wraps
 
 import segno
-from django_ratelimit.decorators import ratelimit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_ratelimit.decorators import ratelimit
 
 from . import selectors, services
 from .forms import EntryForm, SwapForm, TournamentForm

@@ -15,12 +15,21 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def check_deploy(**env):
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE_URL"))}
-    environment.update(DJANGO_SETTINGS_MODULE="config.settings.prod", DJANGO_SECRET_KEY=secrets.token_urlsafe(60),
-                       DJANGO_ALLOWED_HOSTS="tsoxa.example.org", **env)  # fmt: skip
+    environment.update(
+        DJANGO_SETTINGS_MODULE="config.settings.prod",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(60),
+        DJANGO_ALLOWED_HOSTS="tsoxa.example.org",
+        **env,
+    )
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_production_settings_pass_check_deploy_with_no_warning():
