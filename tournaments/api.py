@@ -35,33 +35,8 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = [
-            "slug",
-            "name",
-            "organizer",
-            "ruleset",
-            "options",
-            "format",
-            "swiss_rounds",
-            "knockout_size",
-            "tiebreaks",
-            "deals_per_match",
-            "points_win",
-            "points_draw",
-            "points_loss",
-            "points_bye",
-            "playoff_deals",
-            "cuts",
-            "public",
-            "signup_open",
-            "status",
-            "starts_on",
-            "created_at",
-            "started_at",
-            "finished_at",
-            "confirmation",
-        ]
         read_only_fields = ["slug", "organizer", "status", "created_at", "started_at", "finished_at"]
+        fields = [*read_only_fields[:2], *services.SETTINGS, *read_only_fields[2:]]
 
 
 class TournamentWriteSerializer(serializers.Serializer):
