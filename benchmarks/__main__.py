@@ -12,9 +12,9 @@ def main(argv: list[str]) -> None:
     from django.db import connection
     from django.test.utils import setup_test_environment
 
-    from benchmarks import swiss
+    from benchmarks import load, swiss
 
-    known = {"swiss": swiss.run}
+    known = {"swiss": swiss.run, "load": load.run}
     names = argv or list(known)
     unknown = [n for n in names if n not in known]
     if unknown:

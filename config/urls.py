@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from django_ratelimit.decorators import ratelimit
 
 from config.views import health
@@ -14,6 +15,10 @@ urlpatterns = [
     path("accounts/login/", login, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("health/", health, name="health"),
+    # The language switcher posts to i18n/setlang/; tablet.js reads its words from jsi18n/.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("players/", include("players.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
 ]

@@ -12,6 +12,8 @@ def player_get_or_create(*, name: str) -> Player:
     name = " ".join(name.split())
     if not name:
         raise ScoringError("a player needs a name", field="players")
+    if not name.isprintable():
+        raise ScoringError("a name has no control characters", field="players")
     if len(name) > 80:
         raise ScoringError("a name has at most 80 characters", field="players")
     player = Player.objects.filter(name__iexact=name).first()
@@ -24,6 +26,8 @@ def team_get_or_create(*, name: str, players: tuple[Player, Player]) -> Team:
     name = " ".join(name.split())
     if not name:
         raise ScoringError("a team needs a name", field="teams")
+    if not name.isprintable():
+        raise ScoringError("a name has no control characters", field="teams")
     if len(name) > 80:
         raise ScoringError("a team name has at most 80 characters", field="teams")
     a, b = players

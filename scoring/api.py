@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 import uuid
 from typing import Any
 
@@ -9,6 +11,7 @@ import django_filters
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
+from django.utils.timezone import localtime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -18,16 +21,11 @@ from rest_framework.response import Response
 
 from players.models import Player, Team
 
-from . import engine, selectors, services
+from . import selectors, services
 from .models import RULESET_KEYS, Deal, Match
 from .permissions import can_keep, can_write
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("8f5b8f0e-3c57-4f43-9a63-5d2f8f0c9b1e")
-
-
-def scoring_error(error: engine.ScoringError) -> ValidationError:
-    """The engine's refusal as a 400: the message, the field and the deal's position."""
-    return ValidationError({"detail": str(error), "field": error.field, "deal": error.deal})
 
 
 # Serializers -------------------------------------------------------------------------
@@ -121,7 +119,12 @@ class MatchDetailSerializer(MatchListSerializer):
 
 def deal_out(deal: Deal, number: int | None) -> dict[str, Any]:
     """A recorded deal: FORMAT.md's deal plus its id, its number on the sheet and when it was entered."""
-    return {**deal.data, "id": deal.pk, "number": number, "entered_at": deal.entered_at.isoformat()}
+    return {
+        **deal.data,
+        "id": deal.pk,
+        "number": number,
+        "entered_at": localtime(deal.entered_at).isoformat(),
+    }
 
 
 DEAL_SCHEMA = inline_serializer(
@@ -149,8 +152,8 @@ DEAL_SCHEMA = inline_serializer(
 class MatchFilter(django_filters.FilterSet):
     ruleset = django_filters.ChoiceFilter(choices=[(k, k) for k in RULESET_KEYS])
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
-    created_after = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
-    created_before = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
+    created_after = django_filters.IsoDateTimeFilter(method="created_from", help_text="ISO 8601, inclusive")
+    created_before = django_filters.IsoDateTimeFilter(method="created_until", help_text="ISO 8601, exclusive")
     player = django_filters.CharFilter(method="by_player", help_text="A player's id or exact name")
     tournament = django_filters.CharFilter(field_name="table__round__tournament__slug")
 
@@ -158,17 +161,33 @@ class MatchFilter(django_filters.FilterSet):
         model = Match
         fields = ["ruleset", "status", "player", "tournament"]
 
+    @staticmethod
+    def _utc(value):
+        try:
+            return value.astimezone(dt.UTC)
+        except (OverflowError, ValueError):
+            raise ValidationError({"detail": "that date is out of range"}) from None
+
+    def created_from(self, queryset, name, value):
+        return queryset.filter(created_at__gte=self._utc(value))
+
+    def created_until(self, queryset, name, value):
+        return queryset.filter(created_at__lt=self._utc(value))
+
     def by_player(self, queryset, name, value):
-        key = "pk" if value.isdigit() else "name__iexact"
+        key = "pk" if re.fullmatch(r"[0-9]{1,18}", value) else "name__iexact"
         seats = Q()
         for seat in ("seat0", "seat1", "seat2", "seat3"):
             seats |= Q(**{f"{seat}__{key}": value})
         return queryset.filter(seats)
 
 
-def visible_matches():
-    """Standalone matches and those of public tournaments."""
-    return Match.objects.filter(Q(table__isnull=True) | Q(table__round__tournament__public=True))
+def visible_matches(user):
+    """Standalone matches, those of public tournaments, and of the private ones this account organizes."""
+    visible = Q(table__isnull=True) | Q(table__round__tournament__public=True)
+    if user.is_authenticated:
+        visible |= Q(table__round__tournament__organizer=user) | Q(keepers=user)
+    return Match.objects.filter(visible).distinct()
 
 
 # Views -----------------------------------------------------------------------------------
@@ -199,7 +218,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     def get_queryset(self):
         return (
-            visible_matches()
+            visible_matches(self.request.user)
             .select_related(*selectors.MATCH_RELATED, "table__round__tournament")
             .order_by("-id")
         )
@@ -223,16 +242,13 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         data = MatchCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        try:
-            match = services.match_create(
-                teams=[(t["name"], t["players"]) for t in d["teams"]],
-                ruleset=d["ruleset"],
-                options=d["options"],
-                first_dealer=d["first_dealer"],
-                created_by=request.user,
-            )
-        except engine.ScoringError as error:
-            raise scoring_error(error) from None
+        match = services.match_create(
+            teams=[(t["name"], t["players"]) for t in d["teams"]],
+            ruleset=d["ruleset"],
+            options=d["options"],
+            first_dealer=d["first_dealer"],
+            created_by=request.user,
+        )
         return Response(MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -243,10 +259,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     )
     @action(detail=False, methods=["post"], url_path="import")
     def import_file(self, request):
-        try:
-            match = services.match_import(data=request.data, created_by=request.user)
-        except engine.ScoringError as error:
-            raise scoring_error(error) from None
+        match = services.match_import(data=request.data, created_by=request.user)
+        match.refresh_from_db()
         return Response(MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="The score sheet (FORMAT.md output).")
@@ -267,15 +281,14 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def finish(self, request, pk=None):
         """End the match now (by agreement): the higher total wins, equal totals are a draw."""
         match = self._writable(self.get_object())
-        try:
-            services.match_finish(match=match, user=request.user)
-        except engine.ScoringError as error:
-            raise scoring_error(error) from None
+        services.match_finish(match=match, user=request.user)
         match.refresh_from_db()
         return Response(MatchDetailSerializer(match).data)
 
     @extend_schema(
-        methods=["GET"], responses={200: OpenApiTypes.OBJECT}, description="The deals in playing order."
+        methods=["GET"],
+        responses={200: {"type": "array", "items": {"type": "object"}}},
+        description="The deals in playing order.",
     )
     @extend_schema(
         methods=["POST"],
@@ -292,7 +305,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         ],
         description="Record a deal (FORMAT.md's deal) at the end of the match.",
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def deals(self, request, pk=None):
         match = self.get_object()
         if request.method == "GET":
@@ -302,14 +315,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         self._writable(match)
         key = request.headers.get("Idempotency-Key")
         client_key = uuid.uuid5(IDEMPOTENCY_NAMESPACE, key) if key else None
-        existing = match.deals.filter(client_key=client_key).first() if client_key else None
-        try:
-            deal = services.deal_record(
-                match=match, deal=request.data, client_key=client_key, user=request.user
-            )
-        except engine.ScoringError as error:
-            raise scoring_error(error) from None
-        return Response(self._deal_reply(match, deal), status=status.HTTP_200_OK if existing else 201)
+        deal = services.deal_record(match=match, deal=request.data, client_key=client_key, user=request.user)
+        created = getattr(deal, "created", False)  # decided under the match's row lock: one 201 per key
+        return Response(self._deal_reply(match, deal), status=status.HTTP_201_CREATED if created else 200)
 
     def _deal_reply(self, match: Match, deal: Deal) -> dict[str, Any]:
         data = selectors.match_sheet(match=Match.objects.get(pk=match.pk))
@@ -329,13 +337,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def deal(self, request, pk=None, deal_id=None):
         match = self._writable(self.get_object())
         deal = get_object_or_404(match.deals.filter(deleted_at__isnull=True), pk=deal_id)
-        try:
-            if request.method == "DELETE":
-                services.deal_delete(deal=deal, user=request.user)
-                return Response(status=status.HTTP_204_NO_CONTENT)
-            deal = services.deal_correct(deal=deal, data=request.data, user=request.user)
-        except engine.ScoringError as error:
-            raise scoring_error(error) from None
+        if request.method == "DELETE":
+            services.deal_delete(deal=deal, user=request.user)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        deal = services.deal_correct(deal=deal, data=request.data, user=request.user)
         return Response(self._deal_reply(match, deal))
 
 
@@ -346,11 +351,16 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_fields = {"name": ["exact", "icontains"]}
 
     @extend_schema(responses={200: MatchListSerializer(many=True)}, description="The player's matches.")
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def history(self, request, pk=None):
         player = self.get_object()
         seats = Q(seat0=player) | Q(seat1=player) | Q(seat2=player) | Q(seat3=player)
-        matches = visible_matches().filter(seats).select_related(*selectors.MATCH_RELATED).order_by("-id")
+        matches = (
+            visible_matches(request.user)
+            .filter(seats)
+            .select_related(*selectors.MATCH_RELATED)
+            .order_by("-id")
+        )
         page = self.paginate_queryset(matches)
         return self.get_paginated_response(MatchListSerializer(page, many=True).data)
 

@@ -8,25 +8,40 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from players.models import Team
 
 from . import engine
 from .engine.rulesets.base import DECK_TOTALS
+from .messages import GAME_NAMES, engine_sentence
 
-TEAM_CHOICES = [(0, "Team 1"), (1, "Team 2")]
-LAST_TRICK_CHOICES = [("0", "Team 1"), ("1", "Team 2"), ("capo0", "Team 1 capot"), ("capo1", "Team 2 capot")]
-SUIT_LABELS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "notrump": "NT", "alltrump": "AT"}
+TEAM_CHOICES = [(0, _("Team 1")), (1, _("Team 2"))]
+LAST_TRICK_CHOICES = [
+    ("0", _("Team 1")),
+    ("1", _("Team 2")),
+    ("capo0", _("Team 1 capot")),
+    ("capo1", _("Team 2 capot")),
+]
+SUIT_LABELS = {
+    "clubs": "♣",
+    "diamonds": "♦",
+    "hearts": "♥",
+    "spades": "♠",
+    "notrump": pgettext_lazy("short for no trumps", "NT"),
+    "alltrump": pgettext_lazy("short for all trumps", "AT"),
+}
 SUIT_NAMES = {
-    "clubs": "clubs",
-    "diamonds": "diamonds",
-    "hearts": "hearts",
-    "spades": "spades",
-    "notrump": "no trumps",
-    "alltrump": "all trumps",
+    "clubs": _("clubs"),
+    "diamonds": _("diamonds"),
+    "hearts": _("hearts"),
+    "spades": _("spades"),
+    "notrump": _("no trumps"),
+    "alltrump": _("all trumps"),
 }
 BID_CHIPS = tuple(range(80, 170, 10))  # higher bids are typed
-MULTIPLIERS = [(1, "×1"), (2, "×2 contra"), (4, "×4 re-contra")]
+MULTIPLIERS = [(1, "×1"), (2, _("×2 contra")), (4, _("×4 re-contra"))]
 
 
 @dataclass(frozen=True)
@@ -43,6 +58,7 @@ class Pad:
 
     maker_label: str
     capot_word: str
+    maker_missing: str  # the error when no team is tapped
     chips: tuple[Chip, ...] = ()
     suits: tuple[str, ...] = ()  # the contract's suits to tap; none: no contract asked
     bids: bool = False
@@ -53,26 +69,29 @@ class Pad:
 
 
 MPOURLOTO_CHIPS = (
-    Chip("seq3", "+20", "sequence of 3"),
-    Chip("seq4", "+50", "sequence of 4"),
-    Chip("seq5", "+100 seq", "sequence of 5 or more"),
-    Chip("four", "+100 four", "four of a kind"),
-    Chip("mpourloto", "K+Q", "mpourloto: K+Q of trumps (20)", most=1),
+    Chip("seq3", "+20", _("sequence of 3")),
+    Chip("seq4", "+50", _("sequence of 4")),
+    Chip("seq5", _("+100 seq"), _("sequence of 5 or more")),
+    Chip("four", _("+100 four"), _("four of a kind")),
+    Chip("mpourloto", _("K+Q"), _("mpourloto: K+Q of trumps (20)"), most=1),
 )
 DECLARATION_CHIPS = (
-    Chip("seq3", "+20", "tierce: sequence of 3"),
-    Chip("seq4", "+50", "quarte: sequence of 4"),
-    Chip("seq5", "+100 seq", "quint: sequence of 5 or more"),
-    Chip("four", "+100 4×", "four A, K, Q or 10"),
-    Chip("four9", "+150 4×9", "four 9s", most=1),
-    Chip("fourJ", "+200 4×J", "four Jacks", most=1),
+    Chip("seq3", "+20", _("tierce: sequence of 3")),
+    Chip("seq4", "+50", _("quarte: sequence of 4")),
+    Chip("seq5", _("+100 seq"), _("quint: sequence of 5 or more")),
+    Chip("four", "+100 4×", _("four A, K, Q or 10")),
+    Chip("four9", "+150 4×9", _("four 9s"), most=1),
+    Chip("fourJ", _("+200 4×J"), _("four Jacks"), most=1),
 )
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 PADS = {
-    "mpourloto": Pad("Trumps", "capo", MPOURLOTO_CHIPS, contest="melds"),
+    "mpourloto": Pad(
+        _("Trumps"), _("capo"), _("Tap the team that made trumps."), MPOURLOTO_CHIPS, contest="melds"
+    ),
     "pilotta": Pad(
-        "Declarers",
-        "capot",
+        _("Declarers"),
+        _("capot"),
+        _("Tap the declarers team."),
         DECLARATION_CHIPS,
         SUITS,
         bids=True,
@@ -81,16 +100,17 @@ PADS = {
         contest="declarations",
     ),
     "bulgarian": Pad(
-        "Contract",
-        "valat",
+        _("Contract"),
+        _("valat"),
+        _("Tap the contract team."),
         DECLARATION_CHIPS,
         (*SUITS, "notrump", "alltrump"),
         doubling=True,
         belotes=4,
         contest="sequences",
     ),
-    "french": Pad("Taker", "capot", DECLARATION_CHIPS, belotes=1),
-    "classic": Pad("Taker", "capot", belotes=1, solo_capot=True),
+    "french": Pad(_("Taker"), _("capot"), _("Tap the taker team."), DECLARATION_CHIPS, belotes=1),
+    "classic": Pad(_("Taker"), _("capot"), _("Tap the taker team."), belotes=1, solo_capot=True),
 }
 
 
@@ -100,7 +120,7 @@ def _count_field(most: int) -> forms.IntegerField:
         max_value=most,
         initial=0,
         required=False,
-        error_messages={"max_value": f"at most {most}", "min_value": "not below 0"},
+        error_messages={"max_value": _("at most %(limit_value)s"), "min_value": _("not below 0")},
     )
 
 
@@ -108,48 +128,48 @@ class MatchForm(forms.Form):
     """Start a match: two teams, four players in their seats, the first dealer, the options."""
 
     team0_pick = forms.ModelChoiceField(
-        queryset=Team.objects.none(), required=False, label="Earlier team", empty_label="(a new team)"
+        queryset=Team.objects.none(), required=False, label=_("Earlier team"), empty_label=_("(a new team)")
     )
-    team0_name = forms.CharField(max_length=80, required=False, label="Team 1")
-    team0_player_a = forms.CharField(max_length=80, required=False, label="Seat 1")
-    team0_player_b = forms.CharField(max_length=80, required=False, label="Seat 3")
+    team0_name = forms.CharField(max_length=80, required=False, label=_("Team 1"))
+    team0_player_a = forms.CharField(max_length=80, required=False, label=_("Seat 1"))
+    team0_player_b = forms.CharField(max_length=80, required=False, label=_("Seat 3"))
     team1_pick = forms.ModelChoiceField(
-        queryset=Team.objects.none(), required=False, label="Earlier team", empty_label="(a new team)"
+        queryset=Team.objects.none(), required=False, label=_("Earlier team"), empty_label=_("(a new team)")
     )
-    team1_name = forms.CharField(max_length=80, required=False, label="Team 2")
-    team1_player_a = forms.CharField(max_length=80, required=False, label="Seat 2")
-    team1_player_b = forms.CharField(max_length=80, required=False, label="Seat 4")
+    team1_name = forms.CharField(max_length=80, required=False, label=_("Team 2"))
+    team1_player_a = forms.CharField(max_length=80, required=False, label=_("Seat 2"))
+    team1_player_b = forms.CharField(max_length=80, required=False, label=_("Seat 4"))
     first_dealer = forms.TypedChoiceField(
         coerce=int,
-        choices=[(0, "Seat 1"), (1, "Seat 2"), (2, "Seat 3"), (3, "Seat 4")],
+        choices=[(0, _("Seat 1")), (1, _("Seat 2")), (2, _("Seat 3")), (3, _("Seat 4"))],
         initial=0,
         widget=forms.RadioSelect,
-        label="First dealer",
+        label=_("First dealer"),
     )
     ruleset = forms.ChoiceField(
-        choices=[(key, rules.name) for key, rules in engine.RULESETS.items()],
+        choices=[(key, _(GAME_NAMES.get(key, rules.name))) for key, rules in engine.RULESETS.items()],
         initial="mpourloto",
         widget=forms.RadioSelect,
-        label="Game",
+        label=_("Game"),
         required=False,
     )
     target = forms.IntegerField(
         min_value=1,
         max_value=100_000,
         required=False,
-        label="Play to",
-        help_text="Blank: the game's usual target.",
+        label=_("Play to"),
+        help_text=_("Blank: the game's usual target."),
     )
-    ties_hang = forms.BooleanField(required=False, label="Ties hang (kremamena)")
-    best_melds_only = forms.BooleanField(required=False, label="Only the best melds count")
-    capo_100 = forms.BooleanField(required=False, label="Capo is worth 100")
-    partner_relief = forms.BooleanField(required=False, label="No need to beat a partner's winning card")
+    ties_hang = forms.BooleanField(required=False, label=_("Ties hang (kremamena)"))
+    best_melds_only = forms.BooleanField(required=False, label=_("Only the best melds count"))
+    capo_100 = forms.BooleanField(required=False, label=_("Capo is worth 100"))
+    partner_relief = forms.BooleanField(required=False, label=_("No need to beat a partner's winning card"))
     capot_bonus = forms.TypedChoiceField(
-        coerce=int, choices=[(90, "90"), (100, "100")], initial=90, required=False, label="Capot bonus"
+        coerce=int, choices=[(90, "90"), (100, "100")], initial=90, required=False, label=_("Capot bonus")
     )
-    kirtik = forms.BooleanField(required=False, label="Kirtik: −10 for going inside or suffering a valat")
+    kirtik = forms.BooleanField(required=False, label=_("Kirtik: −10 for going inside or suffering a valat"))
     litige = forms.BooleanField(
-        required=False, label="Litige: a tie is not dedans, the taker's points are held"
+        required=False, label=_("Litige: a tie is not dedans, the taker's points are held")
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -170,9 +190,13 @@ class MatchForm(forms.Form):
                 data[f"team{t}_name"] = data.get(f"team{t}_name") or picked.name
                 data[f"team{t}_player_a"] = data.get(f"team{t}_player_a") or picked.player_a.name
                 data[f"team{t}_player_b"] = data.get(f"team{t}_player_b") or picked.player_b.name
-            for part, what in (("name", "a team name"), ("player_a", "a player"), ("player_b", "a player")):
+            for part, message in (
+                ("name", _("Type a team name, or pick an earlier team.")),
+                ("player_a", _("Type a player, or pick an earlier team.")),
+                ("player_b", _("Type a player, or pick an earlier team.")),
+            ):
                 if not (data.get(f"team{t}_{part}") or "").strip() and f"team{t}_{part}" not in self.errors:
-                    self.add_error(f"team{t}_{part}", f"Type {what}, or pick an earlier team.")
+                    self.add_error(f"team{t}_{part}", str(message))
         return data
 
     def teams(self) -> list[tuple[str, tuple[str, str]]]:
@@ -207,19 +231,19 @@ class DealForm(forms.Form):
         widget=forms.RadioSelect,
         initial=0,
         required=False,
-        label="Card points of",
+        label=_("Card points of"),
     )
     card_points = forms.IntegerField(
         min_value=0,
         required=False,
-        label="Card points",
-        error_messages={"min_value": "Card points are not below 0."},
+        label=_("Card points"),
+        error_messages={"min_value": _("Card points are not below 0.")},
     )
     last_trick = forms.ChoiceField(
-        choices=LAST_TRICK_CHOICES, widget=forms.RadioSelect, label="Last trick", required=False
+        choices=LAST_TRICK_CHOICES, widget=forms.RadioSelect, label=_("Last trick"), required=False
     )
     declarations_winner = forms.ChoiceField(
-        choices=[("0", "Team 1"), ("1", "Team 2"), ("equal", "Equal")],
+        choices=[("0", _("Team 1")), ("1", _("Team 2")), ("equal", _("Equal"))],
         widget=forms.RadioSelect,
         required=False,
     )
@@ -249,7 +273,7 @@ class DealForm(forms.Form):
             if pad.belotes:
                 self.fields[f"belote{team}"] = _count_field(pad.belotes)
         if pad.solo_capot:
-            self.fields["solo_capot"] = forms.BooleanField(required=False, label="Solo capot (one player)")
+            self.fields["solo_capot"] = forms.BooleanField(required=False, label=_("Solo capot (one player)"))
         if not self.is_bound and not self.initial.get("client_key"):
             self.initial["client_key"] = uuid.uuid4()
 
@@ -313,17 +337,16 @@ class DealForm(forms.Form):
             data["deal"] = {"thrown_in": True}
             return data
         pad = self.pad
-        required = [
-            (
-                "maker",
-                f"Tap the {pad.maker_label.lower()} team."
-                if pad.maker_label != "Trumps"
-                else "Tap the team that made trumps.",
-            )
-        ]
+        required = [("maker", str(pad.maker_missing))]
         if pad.suits:
-            required.append(("suit", "Tap the contract's suit."))
-        required.append(("last_trick", f"Tap the team that won the last trick (or took {pad.capot_word})."))
+            required.append(("suit", gettext("Tap the contract's suit.")))
+        required.append(
+            (
+                "last_trick",
+                gettext("Tap the team that won the last trick (or took %(capot)s).")
+                % {"capot": pad.capot_word},
+            )
+        )
         for name, message in required:
             if data.get(name) in (None, "") and name not in self.errors:
                 self.add_error(name, message)
@@ -331,7 +354,7 @@ class DealForm(forms.Form):
         if pad.bids:
             bid = data.get("bid_more") or data.get("bid")
             if bid is None and "bid" not in self.errors and "bid_more" not in self.errors:
-                self.add_error("bid", "Tap the bid (80, 90, 100 …) or type a higher one.")
+                self.add_error("bid", gettext("Tap the bid (80, 90, 100 …) or type a higher one."))
         if self.errors:
             return data
         suit = data.get("suit")
@@ -341,7 +364,9 @@ class DealForm(forms.Form):
         typed, team = data.get("card_points"), data.get("points_team") or 0
         if typed is not None and typed > total:
             self.add_error(
-                "card_points", f"Card points are between 0 and {total}: one deal has {total} in the cards."
+                "card_points",
+                gettext("Card points are between 0 and %(total)s: one deal has %(total)s in the cards.")
+                % {"total": total},
             )
             return data
         if capot is not None:
@@ -350,12 +375,15 @@ class DealForm(forms.Form):
             if typed is not None and typed != cards[team]:
                 self.add_error(
                     "card_points",
-                    f"With {pad.capot_word}, team {capot + 1} has all {total} card points and the other team "
-                    "none; clear the number or change the last trick.",
+                    gettext(
+                        "With %(capot)s, team %(team)s has all %(total)s card points and the other team "
+                        "none; clear the number or change the last trick."
+                    )
+                    % {"capot": pad.capot_word, "team": capot + 1, "total": total},
                 )
                 return data
         elif typed is None:
-            self.add_error("card_points", "Type one team's card points.")
+            self.add_error("card_points", gettext("Type one team's card points."))
             return data
         else:
             cards = [total - typed, total - typed]
@@ -374,7 +402,9 @@ class DealForm(forms.Form):
             deal["last_trick"] = int(last)
             if data.get("solo_capot"):
                 self.add_error(
-                    "solo_capot", f"A solo {pad.capot_word} is a {pad.capot_word}: tap it in Last trick."
+                    "solo_capot",
+                    gettext("A solo %(capot)s is a %(capot)s: tap it in Last trick.")
+                    % {"capot": pad.capot_word},
                 )
                 return data
         deal["melds"] = [
@@ -404,4 +434,4 @@ class DealForm(forms.Form):
         }.get(field)
         if target not in self.fields:
             target = None
-        self.add_error(target, error.message[:1].upper() + error.message[1:] + ".")
+        self.add_error(target, engine_sentence(error.message))

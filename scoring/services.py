@@ -200,12 +200,16 @@ def deal_record(
             "the sheet changed since this deal was entered (another tablet recorded or corrected a deal): "
             "here it is; check it and record the deal again"
         )
-    new = _engine_deal(deal)
     active = _active(match)
+    try:
+        new = _engine_deal(deal)
+    except engine.ScoringError as error:
+        raise error.at(len(active)) from None  # it would have been the next deal
     sheet = _replay(match, [d.as_engine() for d in active] + [new])
     position = (match.deals.aggregate(m=Max("position"))["m"] or 0) + 1
     record = Deal(match=match, position=position, data=new.to_dict(), client_key=client_key, entered_by=user)
     record._history_user = user
+    record.created = True  # the API answers 201 for this one, 200 for a resend
     try:
         with transaction.atomic():
             record.save()
@@ -225,8 +229,11 @@ def deal_correct(*, deal: Deal, data: Mapping[str, Any] | engine.Deal, user: Any
     deal = match.deals.get(pk=deal.pk)
     if deal.deleted_at is not None:
         raise engine.ScoringError("this deal was deleted; it can no longer be corrected")
-    new = _engine_deal(data)
     active = _active(match)
+    try:
+        new = _engine_deal(data)
+    except engine.ScoringError as error:
+        raise error.at([d.pk for d in active].index(deal.pk)) from None
     sheet = _replay(match, [new if d.pk == deal.pk else d.as_engine() for d in active])
     deal.data = new.to_dict()
     deal._history_user = user

@@ -14,6 +14,8 @@ urlpatterns = [
     path("matches/<int:pk>/undo/", views.deal_undo, name="deal_undo"),
     path("matches/<int:pk>/confirm/", views.match_confirm, name="match_confirm"),
     path("matches/<int:pk>/history/", views.match_history, name="match_history"),
+    path("matches/<int:pk>/print/", views.match_print, name="match_print"),
+    path("matches/<int:pk>/chart.svg", views.match_chart_svg, name="match_chart_svg"),
     path("matches/<int:pk>/deals/<int:deal_pk>/", views.deal_edit, name="deal_edit"),
     path("matches/<int:pk>/deals/<int:deal_pk>/delete/", views.deal_remove, name="deal_remove"),
 ]

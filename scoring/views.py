@@ -10,10 +10,12 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import engine, selectors, services
 from .forms import DealForm, MatchForm
+from .messages import engine_message, engine_sentence
 from .models import Match
 from .permissions import SESSION_KEY, can_confirm, can_keep
 
@@ -78,7 +80,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 created_by=_user(request),
             )
         except engine.ScoringError as error:
-            form.add_error(None, error.message[:1].upper() + error.message[1:] + ".")
+            form.add_error(None, engine_sentence(error.message))
         else:
             # This tablet keeps the match it started, with or without an account.
             request.session[SESSION_KEY] = sorted({*request.session.get(SESSION_KEY, []), match.pk})
@@ -135,7 +137,7 @@ def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
             deal = engine.Deal.from_dict(form.cleaned_data["deal"])
             preview = engine.score_deal(match.ruleset, deal, match.options, held=sheet.held)
         except engine.ScoringError as error:
-            problem = error.message
+            problem = engine_message(error.message)
     context = {"match": match, "preview": preview, "problem": problem}
     return render(request, "scoring/sheet.html#preview", context)
 
@@ -148,10 +150,10 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         undone = services.deal_undo_last(match=match, user=_user(request))
     except engine.ScoringError as error:
-        messages.error(request, error.message)
+        messages.error(request, engine_message(error.message))
     else:
         if undone is not None:
-            messages.success(request, "The last deal was taken back. Its history keeps it.")
+            messages.success(request, gettext("The last deal was taken back. Its history keeps it."))
     if request.htmx:
         match.refresh_from_db()
         return _sheet_response(request, match)
@@ -175,7 +177,7 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
             except engine.ScoringError as error:
                 form.add_scoring_error(error)
             else:
-                messages.success(request, f"Deal {line.row.number} corrected.")
+                messages.success(request, gettext("Deal %(number)s corrected.") % {"number": line.row.number})
                 return redirect("scoring:match", pk=match.pk)
     else:
         initial = DealForm.initial_from(match.ruleset, deal.as_engine())
@@ -202,9 +204,10 @@ def deal_remove(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     try:
         services.deal_delete(deal=deal, user=_user(request))
     except engine.ScoringError as error:
-        messages.error(request, f"This deal cannot be deleted: {error.message}.")
+        reason = engine_message(error.message)
+        messages.error(request, gettext("This deal cannot be deleted: %(reason)s.") % {"reason": reason})
         return redirect("scoring:deal_edit", pk=match.pk, deal_pk=deal.pk)
-    messages.success(request, "Deal deleted. Its history keeps it.")
+    messages.success(request, gettext("Deal deleted. Its history keeps it."))
     return redirect("scoring:match", pk=match.pk)
 
 
@@ -224,7 +227,53 @@ def match_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.match_confirm(match=match, team=int(request.POST.get("team", -1)), user=_user(request))
     except (engine.ScoringError, ValueError) as error:
-        messages.error(request, getattr(error, "message", "Tap the team that confirms."))
+        reason = getattr(error, "message", None)
+        messages.error(request, engine_message(reason) if reason else gettext("Tap the team that confirms."))
     else:
-        messages.success(request, "Result confirmed.")
+        messages.success(request, gettext("Result confirmed."))
     return redirect("scoring:match", pk=match.pk)
+
+
+# Print and chart.
+
+
+def _score_chart(match: Match, sheet: engine.Sheet, chart_id: str = "score-chart") -> str:
+    """The match's running totals as an SVG line chart, its texts in the page's language."""
+    from .charts import score_chart_svg  # imported here, with the views that use it
+
+    target = None if match.options.get("deals") else sheet.target  # a fixed number of deals: no target
+    return score_chart_svg(
+        [row.totals for row in sheet.rows],
+        [t.name for t in match.teams],
+        target,
+        chart_id=chart_id,
+        translate=gettext,
+    )
+
+
+@require_GET
+def match_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """The score sheet on A4, in black and white: every deal, the totals, the chart, room to sign."""
+    match = _match_or_404(pk)
+    data = selectors.match_sheet(match=match)
+    context = {
+        "match": match,
+        "data": data,
+        "sheet": data.sheet,
+        "seat_names": [p.name for p in match.seats],
+        "team_names": [t.name for t in match.teams],
+        "chart": _score_chart(match, data.sheet, "print-chart") if len(data.sheet.rows) >= 2 else None,
+    }
+    return render(request, "scoring/print_sheet.html", context)
+
+
+@require_GET
+def match_chart_svg(request: HttpRequest, pk: int) -> HttpResponse:
+    """The chart on its own, as an image (the sheet shows it with ``<img>``)."""
+    match = _match_or_404(pk)
+    sheet = selectors.match_sheet(match=match).sheet
+    response = HttpResponse(_score_chart(match, sheet), content_type="image/svg+xml; charset=utf-8")
+    # Only a picture: nothing in it may run, even opened on its own.
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import django_filters
@@ -15,7 +16,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from scoring import selectors as scoring_selectors
@@ -24,10 +25,6 @@ from scoring.permissions import can_write
 
 from . import selectors, services, standings
 from .models import Entry, Round, Table, Tournament
-
-
-def refused(error: services.TournamentError) -> ValidationError:
-    return ValidationError({"detail": str(error)})
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -135,7 +132,7 @@ class TournamentFilter(django_filters.FilterSet):
         fields = ["club", "ruleset", "status", "date_from", "date_to", "player"]
 
     def by_player(self, queryset, name, value):
-        key = "pk" if value.isdigit() else "name__iexact"
+        key = "pk" if re.fullmatch(r"[0-9]{1,18}", value) else "name__iexact"
         return queryset.filter(
             Q(**{f"entries__team__player_a__{key}": value}) | Q(**{f"entries__team__player_b__{key}": value})
         ).distinct()
@@ -175,10 +172,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         data = TournamentWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        try:
-            tournament = services.tournament_create(organizer=request.user, **values)
-        except services.TournamentError as error:
-            raise refused(error) from None
+        tournament = services.tournament_create(organizer=request.user, **values)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=TournamentWriteSerializer, responses={200: TournamentSerializer})
@@ -186,26 +180,20 @@ class TournamentViewSet(viewsets.ModelViewSet):
         tournament = self._managed()
         data = TournamentWriteSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        try:
-            tournament = services.tournament_update(
-                tournament=tournament, user=request.user, **data.validated_data
-            )
-        except services.TournamentError as error:
-            raise refused(error) from None
+        tournament = services.tournament_update(
+            tournament=tournament, user=request.user, **data.validated_data
+        )
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=None, responses={200: TournamentSerializer})
     @action(detail=True, methods=["post"])
     def start(self, request, slug=None):
-        try:
-            tournament = services.tournament_start(tournament=self._managed(), user=request.user)
-        except services.TournamentError as error:
-            raise refused(error) from None
+        tournament = services.tournament_start(tournament=self._managed(), user=request.user)
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(methods=["GET"], responses={200: EntrySerializer(many=True)})
     @extend_schema(methods=["POST"], request=EntryWriteSerializer, responses={201: EntrySerializer})
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def entries(self, request, slug=None):
         tournament = self.get_object()
         if request.method == "GET":
@@ -213,14 +201,11 @@ class TournamentViewSet(viewsets.ModelViewSet):
         tournament = self._managed()
         data = EntryWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            entry = services.entry_register(
-                tournament=tournament,
-                name=data.validated_data["name"],
-                players=data.validated_data["players"],
-            )
-        except services.TournamentError as error:
-            raise refused(error) from None
+        entry = services.entry_register(
+            tournament=tournament,
+            name=data.validated_data["name"],
+            players=data.validated_data["players"],
+        )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=EntryStatusSerializer, responses={200: EntrySerializer})
@@ -230,25 +215,19 @@ class TournamentViewSet(viewsets.ModelViewSet):
         entry = get_object_or_404(tournament.entries, pk=entry_id)
         data = EntryStatusSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            entry = services.entry_set_status(
-                entry=entry, status=data.validated_data["status"], user=request.user
-            )
-        except services.TournamentError as error:
-            raise refused(error) from None
+        entry = services.entry_set_status(
+            entry=entry, status=data.validated_data["status"], user=request.user
+        )
         return Response(EntrySerializer(entry).data)
 
     @extend_schema(methods=["GET"], responses={200: RoundSerializer(many=True)})
     @extend_schema(methods=["POST"], request=None, responses={201: RoundSerializer})
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def rounds(self, request, slug=None):
         tournament = self.get_object()
         if request.method == "GET":
             return Response(RoundSerializer(selectors.rounds(tournament=tournament), many=True).data)
-        try:
-            rnd = services.round_generate(tournament=self._managed(), user=request.user)
-        except services.TournamentError as error:
-            raise refused(error) from None
+        rnd = services.round_generate(tournament=self._managed(), user=request.user)
         return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: RoundSerializer})
@@ -261,10 +240,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/start")
     def round_start(self, request, slug=None, number=None):
         rnd = get_object_or_404(self._managed().rounds, number=number)
-        try:
-            rnd = services.round_start(rnd=rnd, user=request.user)
-        except services.TournamentError as error:
-            raise refused(error) from None
+        rnd = services.round_start(rnd=rnd, user=request.user)
         return Response(RoundSerializer(rnd).data)
 
     @extend_schema(request=SwapSerializer, responses={200: RoundSerializer})
@@ -273,15 +249,12 @@ class TournamentViewSet(viewsets.ModelViewSet):
         rnd = get_object_or_404(self._managed().rounds, number=number)
         data = SwapSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            rnd = services.round_swap(
-                rnd=rnd,
-                first=tuple(data.validated_data["first"]),
-                second=tuple(data.validated_data["second"]),
-                user=request.user,
-            )
-        except services.TournamentError as error:
-            raise refused(error) from None
+        rnd = services.round_swap(
+            rnd=rnd,
+            first=tuple(data.validated_data["first"]),
+            second=tuple(data.validated_data["second"]),
+            user=request.user,
+        )
         return Response(RoundSerializer(rnd).data)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="Rows with every tie-break value.")

@@ -14,10 +14,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from players.services import player_get_or_create, team_get_or_create
 from scoring import engine
 from scoring import services as scoring_services
+from scoring.messages import engine_message, engine_sentence
 from scoring.models import Match
 
 from . import pairing, standings
@@ -77,21 +79,23 @@ def _check_settings(values: dict[str, Any]) -> dict[str, Any]:
     try:
         standings.validate_order(values.get("tiebreaks") or standings.DEFAULT_ORDER)
     except ValueError as error:
-        raise TournamentError(f"Tie-breaks: {error}") from None
+        raise TournamentError(gettext("Tie-breaks: %(error)s") % {"error": error}) from None
     values["tiebreaks"] = list(values.get("tiebreaks") or standings.DEFAULT_ORDER)
     cuts = values.get("cuts") or []
     if any(not isinstance(c, int) or c < 1 for c in cuts):
-        raise TournamentError("Cuts are places: whole numbers from 1.")
+        raise TournamentError(gettext("Cuts are places: whole numbers from 1."))
     values["cuts"] = sorted(set(cuts))
     if values.get("format") == Tournament.Format.SWISS and not values.get("swiss_rounds"):
-        raise TournamentError("A Swiss tournament needs a number of rounds.")
+        raise TournamentError(gettext("A Swiss tournament needs a number of rounds."))
     if values.get("knockout_size", 0) == 1:
-        raise TournamentError("A knockout stage needs at least 2 teams (0 for none).")
+        raise TournamentError(gettext("A knockout stage needs at least 2 teams (0 for none)."))
     ruleset = values.get("ruleset", "mpourloto")
     try:
         values["options"] = _match_options(ruleset, values.get("options"), values.get("deals_per_match") or 0)
     except engine.ScoringError as error:
-        raise TournamentError(f"Rules: {error.message}") from None
+        raise TournamentError(
+            gettext("Rules: %(error)s") % {"error": engine_message(error.message)}
+        ) from None
     return values
 
 
@@ -99,9 +103,9 @@ def _check_settings(values: dict[str, Any]) -> dict[str, Any]:
 def tournament_create(*, organizer: Any, name: str, **settings: Any) -> Tournament:
     unknown = set(settings) - set(SETTINGS)
     if unknown:
-        raise TournamentError(f"Unknown setting {sorted(unknown)[0]!r}.")
+        raise TournamentError(gettext("Unknown setting %(name)r.") % {"name": sorted(unknown)[0]})
     if not name.strip():
-        raise TournamentError("A tournament needs a name.")
+        raise TournamentError(gettext("A tournament needs a name."))
     values = _check_settings({"name": name.strip(), **settings})
     tournament = Tournament(organizer=organizer, slug=_unique_slug(name), **values)
     tournament._history_user = organizer
@@ -114,8 +118,12 @@ def tournament_update(*, tournament: Tournament, user: Any, **settings: Any) -> 
     """Change the set-up; only before the start (the rules and tie-breaks never change silently)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status != Tournament.Status.REGISTRATION:
-        raise TournamentError("The tournament has started: its rules, format and tie-breaks are fixed.")
+        raise TournamentError(
+            gettext("The tournament has started: its rules, format and tie-breaks are fixed.")
+        )
     current = {name: getattr(tournament, name) for name in SETTINGS}
+    if settings.get("ruleset", tournament.ruleset) != tournament.ruleset and "options" not in settings:
+        current["options"] = {}  # another game: its own options, at their defaults
     values = _check_settings({**current, **settings})
     for name, value in values.items():
         setattr(tournament, name, value)
@@ -129,14 +137,14 @@ def tournament_update(*, tournament: Tournament, user: Any, **settings: Any) -> 
 
 def _team(name: str, players: Sequence[str]):
     if len(players) != 2:
-        raise TournamentError("A team has two players.")
+        raise TournamentError(gettext("A team has two players."))
     try:
         a, b = (player_get_or_create(name=p) for p in players)
         if a == b:
-            raise TournamentError("A team has two different players.")
+            raise TournamentError(gettext("A team has two different players."))
         return team_get_or_create(name=name, players=(a, b))
     except engine.ScoringError as error:
-        raise TournamentError(error.message[:1].upper() + error.message[1:] + ".") from None
+        raise TournamentError(engine_sentence(error.message)) from None
 
 
 @transaction.atomic
@@ -149,21 +157,24 @@ def entry_register(
     contact="",
 ) -> Entry:
     if tournament.status != Tournament.Status.REGISTRATION:
-        raise TournamentError("Registration is closed: the tournament has started.")
+        raise TournamentError(gettext("Registration is closed: the tournament has started."))
     team = _team(name, players)
     if Entry.objects.filter(tournament=tournament, team=team).exists():
-        raise TournamentError(f"{team.name} is already entered.")
+        raise TournamentError(gettext("%(team)s is already entered.") % {"team": team.name})
     taken = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.WITHDRAWN)
     clash = taken.filter(Q(team__player_a__in=team.players) | Q(team__player_b__in=team.players)).first()
     if clash is not None:
-        raise TournamentError(f"A player of {team.name} already plays for {clash.team.name}.")
+        raise TournamentError(
+            gettext("A player of %(team)s already plays for %(other)s.")
+            % {"team": team.name, "other": clash.team.name}
+        )
     return Entry.objects.create(tournament=tournament, team=team, status=status, contact=contact)
 
 
 def entry_signup(*, tournament: Tournament, name: str, players: Sequence[str], contact: str = "") -> Entry:
     """A public sign-up: the entry waits for the organizer's approval."""
     if not tournament.signup_open or not tournament.public:
-        raise TournamentError("This tournament takes no sign-ups.")
+        raise TournamentError(gettext("This tournament takes no sign-ups."))
     return entry_register(
         tournament=tournament, name=name, players=players, status=Entry.Status.PENDING, contact=contact
     )
@@ -175,11 +186,13 @@ def entry_set_status(*, entry: Entry, status: str, user: Any = None) -> Entry:
     entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
     tournament = entry.tournament
     if entry.status == Entry.Status.WITHDRAWN:
-        raise TournamentError(f"{entry.team.name} has withdrawn.")
+        raise TournamentError(gettext("%(team)s has withdrawn.") % {"team": entry.team.name})
     if status == Entry.Status.WITHDRAWN:
         entry.withdrawn_at = timezone.now()
     elif tournament.status != Tournament.Status.REGISTRATION:
-        raise TournamentError("The tournament has started: only a withdrawal can change an entry now.")
+        raise TournamentError(
+            gettext("The tournament has started: only a withdrawal can change an entry now.")
+        )
     entry.status = status
     entry._history_user = user
     entry.save()
@@ -193,13 +206,13 @@ def tournament_start(*, tournament: Tournament, user: Any = None) -> Tournament:
     """Fix the teams that play: the checked-in ones if any team checked in, else every registered one."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status != Tournament.Status.REGISTRATION:
-        raise TournamentError("The tournament has already started.")
+        raise TournamentError(gettext("The tournament has already started."))
     entries = tournament.entries.filter(status__in=ACTIVE)
     if entries.filter(status=Entry.Status.CHECKED_IN).exists():
         entries = entries.filter(status=Entry.Status.CHECKED_IN)
     ids = list(entries.order_by("seed", "pk").values_list("pk", flat=True))
     if len(ids) < 2:
-        raise TournamentError("At least two teams are needed to start.")
+        raise TournamentError(gettext("At least two teams are needed to start."))
     tournament.participants = ids
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = timezone.now()
@@ -501,9 +514,9 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair]]:
         ]
         return Round.Kind.SWISS, pairing.swiss_pairs(entries, _played_pairs(tournament))
     if _pending_playoffs(tournament):
-        raise TournamentError("A tie-break play-off is still being played.")
+        raise TournamentError(gettext("A tie-break play-off is still being played."))
     if not tournament.knockout_size:
-        raise TournamentError("Every round has been played.")
+        raise TournamentError(gettext("Every round has been played."))
     knockout = list(tournament.rounds.filter(kind=Round.Kind.KNOCKOUT).order_by("number"))
     if not knockout:
         rows = standings_compute(tournament)
@@ -512,7 +525,7 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair]]:
         return Round.Kind.KNOCKOUT, pairing.knockout_bracket(seeds)
     winners = _knockout_winners(knockout[-1])
     if len(winners) < 2:
-        raise TournamentError("The knockout is over.")
+        raise TournamentError(gettext("The knockout is over."))
     return Round.Kind.KNOCKOUT, pairing.knockout_next(winners)
 
 
@@ -531,9 +544,9 @@ def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
     """Draw the next round's pairings and number the tables (a draft until it starts)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status != Tournament.Status.RUNNING:
-        raise TournamentError("Rounds are drawn while the tournament is running.")
+        raise TournamentError(gettext("Rounds are drawn while the tournament is running."))
     if tournament.rounds.exclude(status=Round.Status.FINISHED).exclude(kind=Round.Kind.PLAYOFF).exists():
-        raise TournamentError("The current round is not finished yet.")
+        raise TournamentError(gettext("The current round is not finished yet."))
     try:
         kind, pairs = _next_pairs(tournament)
         playing = [e for pair in pairs for e in (pair.a, pair.b) if e is not None]
@@ -542,7 +555,9 @@ def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
         else:  # a bracket or a round robin with withdrawals may give several byes
             pairing.check_pairing(playing, pairs, max_byes=None)
     except pairing.PairingError as error:
-        raise TournamentError(f"The pairing was not valid, nothing was saved: {error}") from None
+        raise TournamentError(
+            gettext("The pairing was not valid, nothing was saved: %(error)s") % {"error": error}
+        ) from None
     number = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     rnd = Round(tournament=tournament, number=number, kind=kind)
     rnd._history_user = user
@@ -564,25 +579,27 @@ def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], u
     """Swap two teams of a drawn round: (table number, side 0 or 1) each."""
     rnd = Round.objects.select_for_update().get(pk=rnd.pk)
     if rnd.status != Round.Status.DRAFT:
-        raise TournamentError("The round has started: its pairings are fixed.")
+        raise TournamentError(gettext("The round has started: its pairings are fixed."))
     tables = {t.number: t for t in rnd.tables.select_for_update()}
     try:
         (ta, sa), (tb, sb) = first, second
         a, b = tables[ta], tables[tb]
     except (KeyError, ValueError):
-        raise TournamentError("No such table.") from None
+        raise TournamentError(gettext("No such table.")) from None
     if sa not in (0, 1) or sb not in (0, 1):
-        raise TournamentError("A side is 0 or 1.")
+        raise TournamentError(gettext("A side is 0 or 1."))
     ea, eb = getattr(a, f"entry{sa}_id"), getattr(b, f"entry{sb}_id")
     if ea is None or eb is None:
-        raise TournamentError("A bye has no team to swap; swap the team that has the bye.")
+        raise TournamentError(gettext("A bye has no team to swap; swap the team that has the bye."))
     setattr(a, f"entry{sa}_id", eb)
     setattr(b, f"entry{sb}_id", ea)
     pairs = [pairing.Pair(t.entry0_id, t.entry1_id) for t in sorted(tables.values(), key=lambda t: t.number)]
     try:
         pairing.check_pairing([e for p in pairs for e in (p.a, p.b) if e is not None], pairs)
     except pairing.PairingError as error:
-        raise TournamentError(f"That swap makes no valid pairing: {error}") from None
+        raise TournamentError(
+            gettext("That swap makes no valid pairing: %(error)s") % {"error": error}
+        ) from None
     for table in (a, b) if a.pk != b.pk else (a,):
         table._history_user = user
         table.save()
@@ -594,7 +611,7 @@ def round_start(*, rnd: Round, user: Any = None) -> Round:
     """Open a match at every table; each table's scorekeeper link now opens its sheet."""
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
     if rnd.status != Round.Status.DRAFT:
-        raise TournamentError("The round has already started.")
+        raise TournamentError(gettext("The round has already started."))
     tournament = rnd.tournament
     options = dict(tournament.options)
     if rnd.kind == Round.Kind.KNOCKOUT:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/", views.tournament_home, name="home"),
     path("tournaments/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("tournaments/<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/print/", views.round_print, name="round_print"),
     path("tournaments/<slug:slug>/teams/<int:entry_pk>/", views.entry_detail, name="entry"),
     path("tournaments/<slug:slug>/signup/", views.signup, name="signup"),
     path("tournaments/<slug:slug>/manage/", views.manage, name="manage"),

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
@@ -114,7 +115,7 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
         except services.TournamentError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, "Thank you: the organizer will confirm your entry.")
+            messages.success(request, gettext("Thank you: the organizer will confirm your entry."))
             return redirect("tournaments:home", slug=tournament.slug)
     status = 422 if form.errors else 200
     return render(request, "tournaments/signup.html", {"tournament": tournament, "form": form}, status=status)
@@ -165,7 +166,7 @@ def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except services.TournamentError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, f"{d['name']} entered.")
+            messages.success(request, gettext("%(team)s entered.") % {"team": d["name"]})
             return redirect("tournaments:manage", slug=tournament.slug)
     rounds = list(selectors.rounds(tournament=tournament))
     current = next((r for r in reversed(rounds) if r.kind != Round.Kind.PLAYOFF), None)
@@ -189,14 +190,14 @@ def entry_status(request: HttpRequest, tournament: Tournament, entry_pk: int) ->
     entry = get_object_or_404(tournament.entries, pk=entry_pk)
     status = request.POST.get("status")
     if status not in Entry.Status.values or status == Entry.Status.PENDING:
-        messages.error(request, "Unknown change.")
+        messages.error(request, gettext("Unknown change."))
         return redirect("tournaments:manage", slug=tournament.slug)
-    label = Entry.Status(status).label.lower()
+    label = gettext(Entry.Status(status).label).lower()  # marked in tournaments/messages.py
     return _done(
         request,
         tournament,
         lambda: services.entry_set_status(entry=entry, status=status, user=request.user),
-        f"{entry.team.name}: {label}.",
+        gettext("%(team)s: %(status)s.") % {"team": entry.team.name, "status": label},
     )
 
 
@@ -207,7 +208,7 @@ def start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         request,
         tournament,
         lambda: services.tournament_start(tournament=tournament, user=request.user),
-        "The tournament has started: draw the first round.",
+        gettext("The tournament has started: draw the first round."),
     )
 
 
@@ -218,7 +219,7 @@ def round_generate(request: HttpRequest, tournament: Tournament) -> HttpResponse
         request,
         tournament,
         lambda: services.round_generate(tournament=tournament, user=request.user),
-        "Round drawn: check the tables, swap teams if needed, then start it.",
+        gettext("Round drawn: check the tables, swap teams if needed, then start it."),
     )
 
 
@@ -228,14 +229,14 @@ def round_swap(request: HttpRequest, tournament: Tournament, number: int) -> Htt
     rnd = get_object_or_404(tournament.rounds, number=number)
     form = SwapForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Write two places as table and side, e.g. 3A and 5B.")
+        messages.error(request, gettext("Write two places as table and side, e.g. 3A and 5B."))
         return redirect("tournaments:manage", slug=tournament.slug)
     first, second = form.cleaned_data["first"], form.cleaned_data["second"]
     return _done(
         request,
         tournament,
         lambda: services.round_swap(rnd=rnd, first=first, second=second, user=request.user),
-        "Teams swapped.",
+        gettext("Teams swapped."),
     )
 
 
@@ -247,7 +248,7 @@ def round_start(request: HttpRequest, tournament: Tournament, number: int) -> Ht
         request,
         tournament,
         lambda: services.round_start(rnd=rnd, user=request.user),
-        f"Round {number} started: hand out the scorekeeper links.",
+        gettext("Round %(number)s started: hand out the scorekeeper links.") % {"number": number},
     )
 
 
@@ -272,3 +273,21 @@ def audit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Who changed what, and when: entries, rounds, tables, matches and every deal."""
     return render(request, "tournaments/audit.html", {"tournament": tournament,
                   "rows": selectors.audit(tournament=tournament)})  # fmt: skip
+
+
+@require_GET
+def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The round on A4 to pin up: pairings by table and the standings. Public: no scorekeeper link on it
+    (those are on the organizer's links page)."""
+    tournament = _visible(request, slug)
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    tables = selectors.round_tables(rnd=rnd).select_related(
+        "entry0__team__player_a", "entry0__team__player_b", "entry1__team__player_a", "entry1__team__player_b"
+    )
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "tables": tables,
+        "standings": selectors.standings_get(tournament=tournament),
+    }
+    return render(request, "tournaments/print_round.html", context)

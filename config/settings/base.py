@@ -42,6 +42,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language follows the browser (Accept-Language) until the switcher on every page sets one.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -74,6 +76,9 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Keep connections between requests (a new PostgreSQL connection costs more than a deal's queries).
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The standings pages are served from here, and a burst of deals queues one recomputation
@@ -97,6 +102,14 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:list"
 
 LANGUAGE_CODE = "en"
+# No language prefix in the URLs: the language comes from the session/cookie, else Accept-Language.
+LANGUAGES = [
+    ("en", "English"),
+    ("el", "Ελληνικά"),
+    ("fr", "Français"),
+    ("bg", "Български"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env("TZ_NAME", default="Europe/Athens")
 USE_I18N = True
 USE_TZ = True
@@ -122,8 +135,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.Pagination",
     "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "config.api_errors.handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_VERSIONING_CLASS": None,

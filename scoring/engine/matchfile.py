@@ -41,6 +41,10 @@ class MatchFile:
         return out
 
 
+def _printable(text: str) -> bool:
+    return text.isprintable()
+
+
 def _teams(raw: Any) -> tuple[TeamEntry, TeamEntry]:
     if not isinstance(raw, Sequence) or isinstance(raw, str) or len(raw) != 2:
         raise ScoringError("must be a list of two teams", field="teams")
@@ -49,14 +53,16 @@ def _teams(raw: Any) -> tuple[TeamEntry, TeamEntry]:
         if not isinstance(team, Mapping):
             raise ScoringError("must be an object with name and players", field=f"teams[{i}]")
         name = team.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise ScoringError("must be a non-empty name", field=f"teams[{i}].name")
+        if not isinstance(name, str) or not name.strip() or not _printable(name):
+            raise ScoringError(
+                "must be a non-empty name, without control characters", field=f"teams[{i}].name"
+            )
         players = team.get("players")
         if (
             not isinstance(players, Sequence)
             or isinstance(players, str)
             or len(players) != 2
-            or not all(isinstance(p, str) and p.strip() for p in players)
+            or not all(isinstance(p, str) and p.strip() and _printable(p) for p in players)
         ):
             raise ScoringError("must be the two players' names", field=f"teams[{i}].players")
         teams.append(TeamEntry(name.strip(), (players[0].strip(), players[1].strip())))

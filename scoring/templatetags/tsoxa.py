@@ -1,34 +1,38 @@
-"""Small filters for showing deals and sheets."""
+"""Small filters for showing deals and sheets, in the page's language."""
 
 from django import template
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
+from scoring import messages as catalogue
 from scoring.engine.rulesets.mpourloto import MELD_POINTS
 from scoring.forms import PADS, SUIT_LABELS
+from tournaments import messages as tournament_words
 
 register = template.Library()
 
 RESULT_LABELS = {
-    "made": "made",
-    "mesa": "mesa",
-    "failed": "failed",
-    "inside": "inside",
-    "inside_defenders": "defenders inside",
-    "dedans": "dedans",
-    "hanging": "hanging",
-    "litige": "litige",
-    "thrown_in": "thrown in",
+    "made": pgettext_lazy("deal result", "made"),
+    "mesa": pgettext_lazy("deal result", "mesa"),
+    "failed": pgettext_lazy("deal result", "failed"),
+    "inside": pgettext_lazy("deal result", "inside"),
+    "inside_defenders": pgettext_lazy("deal result", "defenders inside"),
+    "dedans": pgettext_lazy("deal result", "dedans"),
+    "hanging": pgettext_lazy("deal result", "hanging"),
+    "litige": pgettext_lazy("deal result", "litige"),
+    "thrown_in": pgettext_lazy("deal result", "thrown in"),
 }
 MELD_LABELS = {
     "seq3": "20",
     "seq4": "50",
-    "seq5": "100 seq",
-    "four": "100 four",
-    "fourJ": "100 four J",
-    "four9": "100 four 9",
-    "four8": "100 four 8",
-    "four7": "100 four 7",
-    "mpourloto": "mpourloto",
+    "seq5": _("100 seq"),
+    "four": _("100 four"),
+    "fourJ": _("100 four J"),
+    "four9": _("100 four 9"),
+    "four8": _("100 four 8"),
+    "four7": _("100 four 7"),
+    "mpourloto": _("mpourloto"),
 }
 
 
@@ -43,26 +47,26 @@ def at(sequence, index):
 
 @register.filter
 def result_label(result) -> str:
-    return RESULT_LABELS.get(str(result), str(result))
+    return str(RESULT_LABELS.get(str(result), str(result)))
 
 
 DECLARATION_LABELS = {
-    "seq3": "tierce",
-    "seq4": "quarte",
-    "seq5": "quint",
+    "seq3": _("tierce"),
+    "seq4": _("quarte"),
+    "seq5": _("quint"),
     "four": "4×",
-    "fourJ": "4×J",
+    "fourJ": _("4×J"),
     "four9": "4×9",
     "four8": "4×8",
     "four7": "4×7",
 }
 OPTION_LABELS = {
-    "ties_hang": "ties hang",
-    "best_melds_only": "best melds only",
-    "capo_100": "capo 100",
-    "partner_relief": "partner relief",
-    "kirtik": "kirtik",
-    "litige": "litige",
+    "ties_hang": _("ties hang"),
+    "best_melds_only": _("best melds only"),
+    "capo_100": _("capo 100"),
+    "partner_relief": _("partner relief"),
+    "kirtik": _("kirtik"),
+    "litige": _("litige"),
 }
 
 
@@ -70,7 +74,7 @@ OPTION_LABELS = {
 def melds_label(codes, ruleset="mpourloto") -> str:
     """``["seq3", "mpourloto"]`` → ``20 + mpourloto``; empty → an en dash."""
     labels = MELD_LABELS if ruleset == "mpourloto" else DECLARATION_LABELS
-    return " + ".join(labels.get(code, code) for code in codes or []) or "–"
+    return " + ".join(str(labels.get(code, code)) for code in codes or []) or "–"
 
 
 @register.simple_tag
@@ -81,7 +85,7 @@ def declarations_label(deal: dict, team: int, ruleset: str) -> str:
     )
     belotes = (deal.get("belote") or [0, 0])[team]
     if belotes:
-        parts.append("belote" if belotes == 1 else f"{belotes} belotes")
+        parts.append(gettext("belote") if belotes == 1 else gettext("%(n)s belotes") % {"n": belotes})
     return " + ".join(parts) or "–"
 
 
@@ -91,7 +95,7 @@ def contract_label(deal: dict) -> str:
     contract = deal.get("contract") or {}
     parts = [str(contract["bid"])] if contract.get("bid") else []
     if contract.get("suit"):
-        parts.append(SUIT_LABELS[contract["suit"]])
+        parts.append(str(SUIT_LABELS[contract["suit"]]))
     if contract.get("multiplier", 1) > 1:
         parts.append(f"×{contract['multiplier']}")
     return " ".join(parts)
@@ -99,7 +103,7 @@ def contract_label(deal: dict) -> str:
 
 @register.filter
 def capot_word(ruleset: str) -> str:
-    return PADS[ruleset].capot_word
+    return str(PADS[ruleset].capot_word)
 
 
 @register.filter
@@ -111,15 +115,49 @@ def counts_in_tens(ruleset: str) -> bool:
 def rules_summary(match) -> str:
     """``Mpourloto to 1000 · ties hang``: the game and the options that differ from plain play."""
     deals = match.options.get("deals")
-    parts = [f"{match.ruleset_name} to {match.target}" + (f" or {deals} deals" if deals else "")]
+    game = catalogue.game_name(match.ruleset)
+    if deals:
+        first = ngettext(
+            "%(game)s to %(target)s or %(deals)s deal", "%(game)s to %(target)s or %(deals)s deals", deals
+        ) % {"game": game, "target": match.target, "deals": deals}
+    else:
+        first = gettext("%(game)s to %(target)s") % {"game": game, "target": match.target}
+    parts = [first]
     for name, value in match.options.items():
         if name in OPTION_LABELS and value:
-            parts.append(OPTION_LABELS[name])
+            parts.append(str(OPTION_LABELS[name]))
         elif name == "capot_bonus" and value != 90:
-            parts.append(f"capot bonus {value}")
+            parts.append(gettext("capot bonus %(points)s") % {"points": value})
     return " · ".join(parts)
 
 
 @register.filter
 def melds_points(codes) -> int:
     return sum(MELD_POINTS.get(code, 0) for code in codes or [])
+
+
+# Words decided outside the templates (model choices, rule sets, metrics): see scoring/messages.py.
+
+
+@register.filter
+def tr(text) -> str:
+    """``{{ match.get_status_display|tr }}``: a label marked in a catalogue, in the page's language."""
+    return catalogue.label(text)
+
+
+@register.filter
+def game_name(ruleset: str) -> str:
+    """``{{ match.ruleset|game_name }}``: the rule set's name in the page's language."""
+    return catalogue.game_name(ruleset)
+
+
+@register.filter
+def column_abbr(abbr: str) -> str:
+    """``{{ key|metric_abbr|column_abbr }}``: a standings column heading in the page's language."""
+    return tournament_words.metric_abbr(abbr)
+
+
+@register.filter
+def audit_word(word: str) -> str:
+    """The audit page's kinds (Tournament, Deal …) and actions (created …) in the page's language."""
+    return tournament_words.audit_word(word)

@@ -1,7 +1,19 @@
 // The tablet pad: number keys, meld chips, the other team's card points.
 // Every control is a real form field, so the page works without this file.
+// Its few words come from Django's JavaScript catalogue (jsi18n/, loaded before this file by
+// base.html): gettext, ngettext and interpolate, or English if the catalogue did not load.
+window.tsoxaI18n = {
+  gettext: function (text) { return window.gettext ? window.gettext(text) : text; },
+  ngettext: function (one, many, n) { return window.ngettext ? window.ngettext(one, many, n) : (n === 1 ? one : many); },
+  format: function (text, values) {
+    return window.interpolate ? window.interpolate(text, values, true)
+      : text.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+  },
+};
+
 (function () {
   "use strict";
+  const gettext = window.tsoxaI18n.gettext, interpolate = window.tsoxaI18n.format;
 
   function form(el) { return el && el.closest("form.deal-form"); }
   function changed(f) { f.dispatchEvent(new Event("tsoxa:changed", { bubbles: true })); }
@@ -93,7 +105,7 @@
   function seatLabels() {
     document.querySelectorAll("input[data-seat]").forEach(function (input) {
       const label = document.querySelector(`[data-seat-label="${input.dataset.seat}"]`);
-      if (label) label.textContent = input.value.trim() || "Seat " + (parseInt(input.dataset.seat, 10) + 1);
+      if (label) label.textContent = input.value.trim() || interpolate(gettext("Seat %(n)s"), {n: parseInt(input.dataset.seat, 10) + 1});
     });
   }
   document.addEventListener("input", function (e) { if (e.target.matches("input[data-seat]")) seatLabels(); });
@@ -133,6 +145,7 @@
 // per client key, so sending one twice is harmless.
 (function () {
   "use strict";
+  const ngettext = window.tsoxaI18n.ngettext, interpolate = window.tsoxaI18n.format;
   const STORE = "tsoxa-pending-deals";
 
   function load() {
@@ -154,8 +167,9 @@
     const box = document.getElementById("pending");
     if (!box) return;
     const here = load().filter(function (item) { return item.page === location.pathname; }).length;
-    const text = here ? here + (here === 1 ? " deal is" : " deals are") +
-      " waiting for the connection; they are sent as soon as it returns." : "";
+    const text = here ? interpolate(ngettext(
+      "%(n)s deal is waiting for the connection; they are sent as soon as it returns.",
+      "%(n)s deals are waiting for the connection; they are sent as soon as it returns.", here), {n: here}) : "";
     box.textContent = [text, note || ""].filter(Boolean).join(" ");
     box.hidden = !box.textContent;
   }
@@ -204,7 +218,9 @@
     }
     save(left);
     sending = false;
-    show(refused ? refused + " waiting deal(s) could not be recorded: please enter them again." : "");
+    show(refused ? interpolate(ngettext(
+      "%(n)s waiting deal could not be recorded: please enter it again.",
+      "%(n)s waiting deals could not be recorded: please enter them again.", refused), {n: refused}) : "");
     if ((sent || refused) && document.getElementById("match-area") && window.htmx) {
       htmx.ajax("GET", location.pathname, {target: "#match-area", select: "#match-area", swap: "outerHTML"});
     }

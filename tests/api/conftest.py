@@ -28,7 +28,6 @@ from tournaments import services
 from tournaments.models import Tournament
 
 ROLES = ("anonymous", "player", "scorekeeper", "organizer", "club_reader", "club_writer")
-WRITERS = ("player", "scorekeeper", "organizer", "club_writer")  # signed in, allowed to write
 NOT_ORGANIZERS = ("anonymous", "player", "scorekeeper", "club_reader", "club_writer")
 
 WIN_0 = {"maker": 0, "card_points": [90, 62], "last_trick": 0}  # 100 v 62: team 0 makes it

@@ -656,8 +656,8 @@ BAD_OPTIONS = [
                  id="unknown-option"),
     pytest.param({"kremamena": True}, "options.kremamena", ("ties_hang",),
                  id="greek-name-is-not-the-option"),
-    pytest.param({"target": 0}, "options.target", ("positive",), id="target-zero"),
-    pytest.param({"target": -1000}, "options.target", ("positive",), id="negative-target"),
+    pytest.param({"target": 0}, "options.target", ("between 1 and",), id="target-zero"),
+    pytest.param({"target": -1000}, "options.target", ("between 1 and",), id="negative-target"),
     pytest.param({"target": "1000"}, "options.target", ("whole number",), id="target-as-text"),
     pytest.param({"target": 751.5}, "options.target", ("whole number",), id="fractional-target"),
     pytest.param({"target": True}, "options.target", ("whole number",), id="target-true"),
@@ -693,3 +693,9 @@ def test_unknown_rule_set_is_refused():
         score_deal("kontra", MADE_0)
     assert caught.value.field == "ruleset"
     assert "mpourloto" in caught.value.message
+
+
+def test_a_target_past_a_million_is_refused():
+    with pytest.raises(ScoringError) as caught:
+        mpourloto(MADE_0, target=1_000_001)
+    assert caught.value.field == "options.target"

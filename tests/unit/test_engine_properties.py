@@ -364,7 +364,7 @@ def test_a_thrown_in_deal_only_moves_the_dealer(match):
 @given(matches(), st.randoms(use_true_random=False))
 def test_without_ties_hang_totals_do_not_depend_on_the_order_of_deals(match, rnd):
     played, options, _ = match
-    options = {**options, "ties_hang": False, "target": 10**9}  # nobody wins: every order is playable
+    options = {**options, "ties_hang": False, "target": 1_000_000}  # nobody wins: every order is playable
     shuffled = list(played)
     rnd.shuffle(shuffled)
     in_order = replay("mpourloto", played, options=options)
@@ -375,7 +375,7 @@ def test_without_ties_hang_totals_do_not_depend_on_the_order_of_deals(match, rnd
 @given(matches(), st.randoms(use_true_random=False))
 def test_with_ties_hang_the_order_only_moves_points_between_teams(match, rnd):
     played, options, _ = match
-    options = {**options, "ties_hang": True, "target": 10**9}
+    options = {**options, "ties_hang": True, "target": 1_000_000}
     shuffled = list(played)
     rnd.shuffle(shuffled)
     for order in (played, shuffled):

@@ -250,7 +250,7 @@ BAD_FILES = [
     pytest.param(changed(options=["ties_hang"]), "options", "object", id="options-not-an-object"),
     pytest.param(changed(options={"kremamena": True}), "options.kremamena", "no option", id="unknown-option"),
     pytest.param(changed(options={"target": "1000"}), "options.target", "whole number", id="target-as-text"),
-    pytest.param(changed(options={"target": 0}), "options.target", "positive", id="target-zero"),
+    pytest.param(changed(options={"target": 0}), "options.target", "between 1 and", id="target-zero"),
     pytest.param(changed(options={"ties_hang": 1}), "options.ties_hang", "true or false",
                  id="ties-hang-not-boolean"),
     pytest.param(changed(first_dealer=4), "first_dealer", "0, 1, 2 or 3", id="first-dealer-4"),

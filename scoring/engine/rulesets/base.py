@@ -12,6 +12,8 @@ from ..errors import ScoringError
 from ..types import Deal, DealScore, Status
 
 LAST_TRICK = 10
+MAX_TARGET = 1_000_000
+MAX_DEALS = 1000
 SUIT_CONTRACTS = ("clubs", "diamonds", "hearts", "spades")
 DECK_TOTALS = {**dict.fromkeys(SUIT_CONTRACTS, 152), "notrump": 120, "alltrump": 248}
 # Declarations of Pilotta and the Belotes (RULES.md §2, §3, §4): four 8s or 7s score nothing.
@@ -89,10 +91,10 @@ class RuleSet:
         return opts
 
     def check_options(self, opts: Any) -> None:
-        if opts.target < 1:
-            raise ScoringError("the target must be a positive number of points", field="options.target")
-        if opts.deals < 0:
-            raise ScoringError("a match of a fixed number of deals needs 1 or more (0: to the target)",
+        if not 1 <= opts.target <= MAX_TARGET:
+            raise ScoringError(f"the target is between 1 and {MAX_TARGET:,} points", field="options.target")
+        if not 0 <= opts.deals <= MAX_DEALS:
+            raise ScoringError(f"a match of a fixed number of deals has 1 to {MAX_DEALS} (0: to the target)",
                                field="options.deals")  # fmt: skip
 
     def end_of_match(self, progress: Progress, deal: Deal, score: DealScore, opts: Any) -> Progress:

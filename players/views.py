@@ -1,0 +1,83 @@
+"""Player pages: the list, a player's record and the club's leaderboard. Public, read only."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET
+
+from scoring import charts
+
+from . import selectors
+from .models import Player
+
+
+class PeriodForm(forms.Form):
+    """The leaderboard's period, as ``?from=YYYY-MM-DD&to=YYYY-MM-DD``, and its minimum of matches."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        date = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        # "from" cannot be a class attribute's name: the fields are added here.
+        self.fields["from"] = forms.DateField(label=_("From"), required=False, widget=date)
+        self.fields["to"] = forms.DateField(label=_("To"), required=False, widget=date)
+        self.fields["min"] = forms.IntegerField(
+            label=_("Minimum matches"),
+            required=False,
+            min_value=1,
+            max_value=1000,
+            widget=forms.NumberInput(attrs={"placeholder": selectors.LEADERBOARD_MIN_MATCHES}),
+        )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("from") and data.get("to") and data["from"] > data["to"]:
+            raise forms.ValidationError(_("The period ends before it starts: swap the two dates."))
+        return data
+
+
+@require_GET
+def player_list(request: HttpRequest) -> HttpResponse:
+    search = request.GET.get("q", "")[:80]
+    page = Paginator(selectors.player_list(search=search), 50).get_page(request.GET.get("page"))
+    return render(request, "players/list.html", {"page": page, "search": search})
+
+
+@require_GET
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        player = selectors.player_get(pk=pk)
+    except Player.DoesNotExist:
+        raise Http404(gettext("No such player.")) from None
+    record = selectors.player_record(player=player)
+    chart = None
+    if (last := record.last_charted) is not None:
+        sheet = last.sheet
+        chart = charts.score_chart_svg(
+            [row.totals for row in sheet.rows],
+            [team.name for team in last.match.teams],
+            None if last.match.options.get("deals") else sheet.target,
+            chart_id=f"player-chart-{last.match.pk}",
+            translate=gettext,
+        )
+    context = {"player": player, "record": record, "stats": record.stats, "chart": chart, "last": last}
+    return render(request, "players/detail.html", context)
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    form = PeriodForm(request.GET)
+    context = {"form": form, "rows": None, "min_matches": selectors.LEADERBOARD_MIN_MATCHES}
+    if not form.is_valid():
+        return render(request, "players/leaderboard.html", context, status=422)
+    data = form.cleaned_data
+    context["min_matches"] = data["min"] or selectors.LEADERBOARD_MIN_MATCHES
+    context.update(start=data["from"], end=data["to"])
+    context["rows"] = selectors.leaderboard(
+        start=data["from"], end=data["to"], min_matches=context["min_matches"]
+    )
+    return render(request, "players/leaderboard.html", context)
