@@ -56,3 +56,14 @@ def can_confirm(user: Any, match: Match, session: Any = None) -> bool:
         match.seat2_id,
         match.seat3_id,
     }
+
+
+def can_see(user: Any, match: Match, session: Any = None) -> bool:
+    """Everyone sees standalone matches and public tournaments' ones; a private tournament's are seen
+    by its organizer and by those who keep or play them."""
+    tournament = tournament_of(match)
+    if tournament is None or tournament.public:
+        return True
+    if can_confirm(user, match, session):
+        return True
+    return user.is_authenticated and (user.pk == tournament.organizer_id or user.is_superuser)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -17,7 +17,7 @@ from . import engine, selectors, services
 from .forms import DealForm, MatchForm
 from .messages import engine_message, engine_sentence
 from .models import Match
-from .permissions import SESSION_KEY, can_confirm, can_keep
+from .permissions import SESSION_KEY, can_confirm, can_keep, can_see
 
 INVALID = 422  # htmx is configured (base.html) to swap 422 responses: the form with its errors
 
@@ -26,8 +26,13 @@ def _user(request: HttpRequest):
     return request.user if request.user.is_authenticated else None
 
 
-def _match_or_404(pk: int) -> Match:
-    return get_object_or_404(Match.objects.select_related(*selectors.MATCH_RELATED), pk=pk)
+def _match_or_404(request: HttpRequest, pk: int) -> Match:
+    """The match, if this person may see it: a private tournament's matches are its organizer's
+    and its tables' (nothing is revealed to anyone else, not even that it exists)."""
+    match = get_object_or_404(Match.objects.select_related(*selectors.MATCH_RELATED), pk=pk)
+    if not can_see(request.user, match, request.session):
+        raise Http404
+    return match
 
 
 def _refused(request: HttpRequest, match: Match) -> HttpResponse | None:
@@ -93,12 +98,12 @@ def match_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _sheet_response(request, _match_or_404(pk))
+    return _sheet_response(request, _match_or_404(request, pk))
 
 
 @require_POST
 def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     if refused := _refused(request, match):
         return refused
     form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
@@ -128,7 +133,7 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """What the deal being typed would give, before it is saved (htmx)."""
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
     preview, problem = None, None
     if form.is_valid():
@@ -144,7 +149,7 @@ def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     if refused := _refused(request, match):
         return refused
     try:
@@ -162,7 +167,7 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     deal = get_object_or_404(match.deals, pk=deal_pk)
     data = selectors.match_sheet(match=match)
     line = next((line for line in data.lines if line.deal.pk == deal.pk), None)
@@ -197,7 +202,7 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
 
 @require_POST
 def deal_remove(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     if refused := _refused(request, match):
         return refused
     deal = get_object_or_404(match.deals, pk=deal_pk)
@@ -213,7 +218,7 @@ def deal_remove(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
 
 @require_GET
 def match_history(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     context = {"match": match, "history": selectors.match_deal_history(match=match)[:200]}
     return render(request, "scoring/match_history.html", context)
 
@@ -221,7 +226,7 @@ def match_history(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def match_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     """A team agrees with the finished result, on the tablet or with a player's own account."""
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     if not can_confirm(request.user, match, request.session):
         return render(request, "scoring/not_keeper.html", {"match": match}, status=403)
     try:
@@ -254,7 +259,7 @@ def _score_chart(match: Match, sheet: engine.Sheet, chart_id: str = "score-chart
 @require_GET
 def match_print(request: HttpRequest, pk: int) -> HttpResponse:
     """The score sheet on A4, in black and white: every deal, the totals, the chart, room to sign."""
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     data = selectors.match_sheet(match=match)
     context = {
         "match": match,
@@ -270,7 +275,7 @@ def match_print(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def match_chart_svg(request: HttpRequest, pk: int) -> HttpResponse:
     """The chart on its own, as an image (the sheet shows it with ``<img>``)."""
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     sheet = selectors.match_sheet(match=match).sheet
     response = HttpResponse(_score_chart(match, sheet), content_type="image/svg+xml; charset=utf-8")
     # Only a picture: nothing in it may run, even opened on its own.

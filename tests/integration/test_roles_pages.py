@@ -95,7 +95,8 @@ def test_who_may_record_a_deal_on_a_tournament_table(client, people, night, who)
     }
     response = client.post(reverse("scoring:deal_create", args=[match.pk]), data)
     allowed = who in ("keeper", "organizer")
-    assert response.status_code == (302 if allowed else 403)
+    # The player sees the sheet (they play at it) but may not write; the others do not even see it.
+    assert response.status_code == (302 if allowed else 403 if who == "player" else 404)
     assert match.deals.count() == (1 if allowed else 0)
 
 
@@ -106,7 +107,7 @@ def test_a_player_confirms_their_own_result_only(client, people, night):
     client.force_login(people["player"])
     assert (
         client.post(reverse("scoring:match_confirm", args=[second.match_id]), {"team": "0"}).status_code
-        == 403
+        == 404  # another table of a private tournament: not even seen
     )
     assert (
         client.post(reverse("scoring:match_confirm", args=[first.match_id]), {"team": "0"}).status_code == 302
@@ -124,3 +125,20 @@ def test_guessing_table_links_and_ids_reveals_nothing(client, people, night):
     assert client.get(reverse("tournaments:entry", args=[night.slug, 99999])).status_code == 404
     token = night.rounds.get(number=1).tables.first().token
     assert len(token) >= 20  # a secret, not a counter
+
+
+@pytest.mark.parametrize("who", ROLES)
+def test_a_private_tournaments_match_is_not_reachable_by_its_id(client, people, night, who):
+    login(client, people, who)
+    table = night.rounds.get(number=1).tables.get(number=1)
+    other = night.rounds.get(number=1).tables.get(number=2)
+    seen = who in ("organizer", "keeper", "player")  # the keeper and the player are at table 1
+    for url in (
+        reverse("scoring:match", args=[table.match_id]),
+        reverse("scoring:match_history", args=[table.match_id]),
+        reverse("scoring:match_print", args=[table.match_id]),
+    ):
+        assert client.get(url).status_code == (200 if seen else 404), url
+    assert client.get(reverse("scoring:match", args=[other.match_id])).status_code == (
+        200 if who == "organizer" else 404
+    )
