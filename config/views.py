@@ -2,6 +2,7 @@
 
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 
 
 def health(request: HttpRequest) -> JsonResponse:

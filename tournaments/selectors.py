@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from .models import Entry, Round, StandingsSnapshot, Table, Tournament
 from .services import standings_cache_key
@@ -85,12 +86,12 @@ def audit(*, tournament: Tournament, limit: int = 300) -> list[dict[str, Any]]:
     )
     round_ids = list(tournament.rounds.values_list("pk", flat=True))
     sources = [
-        ("Tournament", Tournament.history.filter(id=tournament.pk)),
-        ("Entry", Entry.history.filter(tournament_id=tournament.pk)),
-        ("Round", Round.history.filter(tournament_id=tournament.pk)),
-        ("Table", Table.history.filter(round_id__in=round_ids)),
-        ("Match", Match.history.filter(id__in=match_ids)),
-        ("Deal", Deal.history.filter(match_id__in=match_ids)),
+        (_("Tournament"), Tournament.history.filter(id=tournament.pk)),
+        (_("Team entry"), Entry.history.filter(tournament_id=tournament.pk)),
+        (_("Round"), Round.history.filter(tournament_id=tournament.pk)),
+        (_("Table"), Table.history.filter(round_id__in=round_ids)),
+        (_("Match"), Match.history.filter(id__in=match_ids)),
+        (_("Deal"), Deal.history.filter(match_id__in=match_ids)),
     ]
     records = []
     for kind, history in sources:
@@ -99,7 +100,7 @@ def audit(*, tournament: Tournament, limit: int = 300) -> list[dict[str, Any]]:
     records.sort(key=lambda item: item[1].history_date, reverse=True)
     rows = []
     for kind, record in records[:limit]:
-        action = {"+": "created", "~": "changed", "-": "deleted"}[record.history_type]
+        action = {"+": _("created"), "~": _("changed"), "-": _("deleted")}[record.history_type]
         changes = []
         if record.history_type == "~" and record.prev_record is not None:
             delta = record.diff_against(record.prev_record)
@@ -110,7 +111,9 @@ def audit(*, tournament: Tournament, limit: int = 300) -> list[dict[str, Any]]:
             "when": record.history_date,
             "who": record.history_user.get_username() if record.history_user else "—",
             "kind": kind,
-            "object": str(record.instance) if kind != "Deal" else f"deal of match {record.match_id}",
+            "object": _("of match %(match)s") % {"match": record.match_id}
+            if hasattr(record, "position")
+            else str(record.instance),
             "action": action,
             "changes": changes,
         })  # fmt: skip

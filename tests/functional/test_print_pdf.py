@@ -62,3 +62,25 @@ def test_the_printed_sheet_reads_as_on_screen(page: Page, live_server, finished_
     assert "Kafeneio A" in text and "Kafeneio B" in text
     assert "434" in text and "name and signature" in text
     assert "Back to the sheet" not in text  # the screen-only tools are not on paper
+
+
+def test_a_greek_scorekeeper_switches_language_and_prints_the_sheet(
+    page: Page, live_server, finished_match, tmp_path
+) -> None:
+    """The issue's browser test: switch the language on the page, then print to PDF, in Greek."""
+    page.goto(f"{live_server.url}/matches/{finished_match.pk}/")
+    page.get_by_test_id("language-switcher").get_by_role("button", name="Ελληνικά").click()
+    expect(page.locator("html")).to_have_attribute("lang", "el")
+    page.goto(f"{live_server.url}/matches/{finished_match.pk}/print/")
+    expect(page.get_by_test_id("print-result")).to_contain_text("Kafeneio B")
+    expect(page.get_by_test_id("print-result")).not_to_contain_text("Winner")
+    page.emulate_media(media="print")
+    pdf = page.pdf(prefer_css_page_size=True)
+    assert pdf.startswith(b"%PDF-") and pdf_pages(pdf)
+    if shutil.which("pdftotext"):
+        path = tmp_path / "sheet.pdf"
+        path.write_bytes(pdf)
+        text = subprocess.run(
+            ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        assert "Νικητής" in text and "434" in text

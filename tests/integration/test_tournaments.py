@@ -347,7 +347,7 @@ def test_the_organizer_sees_who_changed_what(organizer, client):
     scoring.deal_correct(deal=deal, data=WIN_1, user=organizer)
     client.force_login(organizer)
     page = client.get(reverse("tournaments:audit", args=[t.slug])).text
-    assert "Deal deal of match" in page and "changed" in page and "org" in page
+    assert "Deal of match" in page and "changed" in page and "org" in page
     assert "data: {&#x27;maker&#x27;: 0" in page  # the earlier version of the corrected deal
     assert "Waiting for confirmation" in client.get(reverse("tournaments:manage", args=[t.slug])).text
     client.logout()
