@@ -13,6 +13,5 @@ def health(request: HttpRequest) -> JsonResponse:
 
 
 def ratelimited(request: HttpRequest, exception: Exception) -> HttpResponse:
-    return HttpResponse(
-        "Too many attempts: wait a minute and try again.", status=429, content_type="text/plain"
-    )
+    message = _("Too many attempts: wait a minute and try again.")
+    return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
