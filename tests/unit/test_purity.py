@@ -69,10 +69,8 @@ def test_the_files_are_found(package):
 def test_module_imports_no_framework(package, path):
     imported = imported_top_level_names(path.read_text(encoding="utf-8"))
     assert not imported & FORBIDDEN, f"{path.relative_to(ROOT)} imports {sorted(imported & FORBIDDEN)}"
-    allowed = PACKAGES[package][1]
-    if allowed is not None:
-        outside = imported - sys.stdlib_module_names - {"__future__"} - allowed
-        assert not outside, f"{path.relative_to(ROOT)} imports {sorted(outside)}"
+    outside = imported - sys.stdlib_module_names - {"__future__"} - PACKAGES[package][1]
+    assert not outside, f"{path.relative_to(ROOT)} imports {sorted(outside)}"
 
 
 @pytest.mark.parametrize(
