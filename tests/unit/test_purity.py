@@ -22,7 +22,7 @@ PACKAGES = {
     # package: (the files that must be there, what it may import beyond the standard library)
     "scoring.engine": (
         {"__init__.py", "types.py", "match.py", "matchfile.py", "rulesets/mpourloto.py"},
-        None,
+        set(),
     ),
     "tournaments.pairing": (
         {"__init__.py", "swiss.py", "round_robin.py", "knockout.py", "check.py"},
