@@ -26,14 +26,6 @@ class MatchSheet:
     sheet: engine.Sheet
     lines: tuple[SheetLine, ...]
 
-    @property
-    def last_deal(self) -> Deal | None:
-        return self.lines[-1].deal if self.lines else None
-
-
-def match_get(*, pk: int) -> Match:
-    return Match.objects.select_related(*MATCH_RELATED).get(pk=pk)
-
 
 def match_list(*, status: str | None = None) -> QuerySet[Match]:
     matches = Match.objects.select_related(*MATCH_RELATED)
@@ -47,10 +39,6 @@ def match_sheet(*, match: Match) -> MatchSheet:
         match.ruleset, [d.as_engine() for d in deals], options=match.options, first_dealer=match.first_dealer
     )
     return MatchSheet(match, sheet, tuple(SheetLine(d, r) for d, r in zip(deals, sheet.rows, strict=True)))
-
-
-def deal_get(*, match: Match, pk: int) -> Deal:
-    return match.deals.get(pk=pk)
 
 
 def deal_history(*, deal: Deal) -> QuerySet:
