@@ -16,9 +16,8 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from scoring.engine.types import Result
+from scoring.engine.types import Result, sufferer
 
-LOST_BY_MAKER = frozenset({Result.MESA, Result.FAILED, Result.INSIDE, Result.DEDANS})
 # The kinds of a suffered deal, in the order the pages show them.
 SUFFERED_KINDS = (Result.MESA, Result.FAILED, Result.INSIDE, Result.INSIDE_DEFENDERS, Result.DEDANS)
 
@@ -38,13 +37,7 @@ class DealLine:
     @property
     def sufferer(self) -> int | None:
         """The team that lost this deal as the contracting side, if one did."""
-        if self.maker is None:
-            return None
-        if self.result in LOST_BY_MAKER:
-            return self.maker
-        if self.result == Result.INSIDE_DEFENDERS:
-            return 1 - self.maker
-        return None
+        return sufferer(self.result, self.maker)
 
 
 @dataclass(frozen=True)

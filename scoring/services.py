@@ -44,17 +44,13 @@ class StaleSheet(engine.ScoringError):
     """The deal was entered on a sheet that has changed since."""
 
 
-LOST_BY_MAKER = {engine.Result.MESA, engine.Result.FAILED, engine.Result.INSIDE, engine.Result.DEDANS}
-
-
 def suffered(sheet: engine.Sheet) -> list[int]:
-    """Deals each team lost as the contracting side: mesa, failed, inside, dedans."""
+    """Deals each team lost as a committed side: mesa, failed, inside, dedans."""
     counts = [0, 0]
     for row in sheet.rows:
-        if row.result in LOST_BY_MAKER:
-            counts[row.deal.maker] += 1
-        elif row.result == engine.Result.INSIDE_DEFENDERS:
-            counts[1 - row.deal.maker] += 1
+        team = engine.sufferer(row.result, row.deal.maker)
+        if team is not None:
+            counts[team] += 1
     return counts
 
 

@@ -9,7 +9,7 @@ from .errors import ScoringError
 from .match import replay, score_deal
 from .matchfile import MatchFile, TeamEntry, load_match, loads
 from .rulesets import RULESETS, RuleSet, get_ruleset
-from .types import MELD_CODES, Contract, Deal, DealScore, Result, Sheet, SheetRow, Status, team_of
+from .types import MELD_CODES, Contract, Deal, DealScore, Result, Sheet, SheetRow, Status, sufferer, team_of
 
 __all__ = [
     "MELD_CODES",
@@ -30,5 +30,6 @@ __all__ = [
     "loads",
     "replay",
     "score_deal",
+    "sufferer",
     "team_of",
 ]

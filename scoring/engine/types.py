@@ -32,6 +32,21 @@ class Result(StrEnum):
     THROWN_IN = "thrown_in"
 
 
+LOST_BY_MAKER = frozenset({Result.MESA, Result.FAILED, Result.INSIDE, Result.DEDANS})
+
+
+def sufferer(result: str, maker: int | None) -> int | None:
+    """The team that lost a deal as a committed side: the makers on mesa, failed, inside and
+    dedans; the defenders when they are inside (a doubled Bulgarian contract); else nobody."""
+    if maker is None:
+        return None
+    if result in LOST_BY_MAKER:
+        return maker
+    if result == Result.INSIDE_DEFENDERS:
+        return 1 - maker
+    return None
+
+
 class Status(StrEnum):
     IN_PROGRESS = "in_progress"
     TIE_BREAK = "tie_break"
