@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from players.models import Player, Team
 
@@ -32,9 +32,25 @@ def match_list(*, status: str | None = None) -> QuerySet[Match]:
     return matches.filter(status=status) if status else matches
 
 
+def prefetch_active_deals(path: str = "deals") -> Prefetch:
+    """For a list that reads many matches' deals: one query for all (see ``active_deals``)."""
+    return Prefetch(
+        path,
+        queryset=Deal.objects.filter(deleted_at__isnull=True).order_by("position"),
+        to_attr="active_deals",
+    )
+
+
+def active_deals(match: Match) -> list[Deal]:
+    """The match's deals in playing order, prefetched by ``prefetch_active_deals`` if they were."""
+    if hasattr(match, "active_deals"):
+        return match.active_deals
+    return list(match.deals.filter(deleted_at__isnull=True).order_by("position"))
+
+
 def match_sheet(*, match: Match) -> MatchSheet:
     """The sheet, recomputed by the engine from the deals in playing order."""
-    deals = list(match.deals.filter(deleted_at__isnull=True).order_by("position"))
+    deals = active_deals(match)
     sheet = engine.replay(
         match.ruleset, [d.as_engine() for d in deals], options=match.options, first_dealer=match.first_dealer
     )
@@ -65,7 +81,7 @@ def team_list() -> QuerySet[Team]:
 
 def match_file(*, match: Match) -> dict:
     """The match as a match file (FORMAT.md input): it replays to the same sheet."""
-    deals = match.deals.filter(deleted_at__isnull=True).order_by("position")
+    deals = active_deals(match)
     return engine.MatchFile(
         ruleset=match.ruleset,
         options=dict(match.options),

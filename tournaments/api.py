@@ -397,6 +397,7 @@ def _tables(tournament: Tournament):
             "match__team1__player_a",
             "match__team1__player_b",
         )
+        .prefetch_related(scoring_selectors.prefetch_active_deals("match__deals"))
         .order_by("round__number", "number")
     )
 

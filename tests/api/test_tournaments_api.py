@@ -849,3 +849,11 @@ def test_a_tournament_from_creation_to_final_standings(api, users):
     assert [r["status"] for r in client.get(url(slug, "rounds/")).json()] == ["finished"]
     csv_rows = parse_csv(client.get(url(slug, "standings.csv")))
     assert {r[1] for r in csv_rows[1:3]} == {"North", "South"}
+
+
+def test_exports_read_every_matchs_deals_in_one_query(anon, public_tournament, django_assert_max_num_queries):
+    """The deals CSV and the JSON export do not ask the database once per match (4 matches here:
+    reading each one's deals apart would take 4 queries more)."""
+    for name, most in (("deals.csv", 4), ("export", 9)):
+        with django_assert_max_num_queries(most):
+            assert anon.get(url(public_tournament, name)).status_code == 200
