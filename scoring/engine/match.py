@@ -83,5 +83,5 @@ def replay(
         winner=progress.winner,
         next_dealer=dealer,
         next_leader=rules.leader(dealer),
-        options=dataclasses.asdict(opts),
+        options=rules.spelt_out(opts),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .errors import ScoringError
@@ -30,6 +31,11 @@ class MatchFile:
     deals: tuple[Deal, ...] = ()
 
     def sheet(self) -> Sheet:
+        """The score sheet, replayed once and kept: a match file never changes."""
+        return self._sheet
+
+    @cached_property
+    def _sheet(self) -> Sheet:
         return replay(self.ruleset, self.deals, options=self.options, first_dealer=self.first_dealer)
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,12 +111,33 @@ def load_match(data: Any) -> MatchFile:
     return match
 
 
-def loads(text: str) -> MatchFile:
-    """Read a match file from JSON text."""
+def _not_a_json_number(name: str) -> Any:
+    raise ScoringError(f"not valid JSON: {name} is not a JSON number")
+
+
+def loads(text: str | bytes) -> MatchFile:
+    """Read a match file from JSON text, or from bytes that must be UTF-8 (a byte order mark is allowed).
+
+    Whatever the input (malformed, nested too deeply, not UTF-8), a fault is a ``ScoringError``,
+    never another exception.
+    """
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise ScoringError(
+                f"not UTF-8 text: byte 0x{error.object[error.start]:02x} at position {error.start}"
+            ) from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_a_json_number)
+    except ScoringError:
+        raise
     except json.JSONDecodeError as error:
         raise ScoringError(
             f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
+    except RecursionError:
+        raise ScoringError("not valid JSON: nested too deeply") from None
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise ScoringError("not valid JSON: a number has too many digits") from None
     return load_match(data)

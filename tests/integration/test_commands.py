@@ -108,3 +108,102 @@ def test_demo_data_loads_matches_and_a_tournament_once():
     assert len(night.standings.rows) == 8
     call_command("demo_data", stdout=io.StringIO())
     assert Match.objects.count() == 2 + 8
+
+
+def replay_bytes(path_or_dash, stdin=b""):
+    """The command in a separate process, given bytes (a file or standard input need not be text)."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "replay", path_or_dash],
+        cwd=ROOT, input=stdin, capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+
+
+DEEP = b"[" * 100_000
+LATIN_1 = '{"teams": [{"name": "Café"}]}'.encode("latin-1")
+# fmt: off
+BAD_INPUTS = [
+    pytest.param(b'{"deals": [', "not valid JSON: Expecting value at line 1, column 12", id="malformed"),
+    pytest.param(DEEP, "not valid JSON: nested too deeply", id="100000-brackets"),
+    pytest.param(b'{"ruleset": "mpourloto", "deals": ' + DEEP + b"]" * 100_000 + b"}",
+                 "not valid JSON: nested too deeply", id="deep-but-well-formed"),
+    pytest.param(b"[1, 2]", "a match file is a JSON object", id="a-list"),
+    pytest.param(b'"mpourloto"', "a match file is a JSON object", id="a-string"),
+    pytest.param(b'{"ruleset": "mp\xffourloto"}', "not UTF-8 text: byte 0xff at position 15", id="not-utf8"),
+    pytest.param(LATIN_1, "not UTF-8 text: byte 0xe9", id="latin-1"),
+]
+# fmt: on
+
+
+def _one_clean_line(done, words):
+    err = done.stderr.decode("utf-8")
+    assert done.returncode == 1, err
+    assert done.stdout == b""
+    assert "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith("CommandError: "), err
+    assert words in err
+
+
+@pytest.mark.parametrize(("data", "words"), BAD_INPUTS)
+def test_replay_of_a_bad_file_is_one_clean_line_and_status_1(tmp_path, data, words):
+    path = tmp_path / "bad.json"
+    path.write_bytes(data)
+    _one_clean_line(replay_bytes(str(path)), words)
+
+
+@pytest.mark.parametrize(("data", "words"), BAD_INPUTS)
+def test_replay_of_bad_standard_input_is_one_clean_line_and_status_1(data, words):
+    _one_clean_line(replay_bytes("-", stdin=data), words)
+
+
+def call_replay_on(tmp_path, data: bytes) -> str:
+    path = tmp_path / "match.json"
+    path.write_bytes(data)
+    out = io.StringIO()
+    call_command("replay", str(path), stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        pytest.param(b"", "not valid JSON: Expecting value at line 1, column 1", id="empty"),
+        pytest.param(
+            b'{"first_dealer": ' + b"1" * 5000 + b"}",
+            "a number has too many digits",
+            id="a-5000-digit-number",
+        ),
+        pytest.param(b'{"options": {"target": NaN}}', "not valid JSON: NaN is not a JSON number", id="nan"),
+        pytest.param(
+            b'{"options": {"target": -Infinity}}',
+            "not valid JSON: -Infinity is not a JSON number",
+            id="infinity",
+        ),
+        pytest.param(b"null", "a match file is a JSON object", id="null"),
+        pytest.param(b"\xff\xfe{\x00}\x00", "not UTF-8 text: byte 0xff at position 0", id="utf-16"),
+        pytest.param(b'{"tea\\nms": 1}', "tea\\nms: unknown field", id="a-new-line-in-a-field-name"),
+        pytest.param(b'{"ruleset": "\\ud800"}', "unknown rule set '\\ud800'", id="a-lone-surrogate"),
+    ],
+)
+def test_replay_refuses_other_bad_input_in_one_line(tmp_path, data, words):
+    with pytest.raises(CommandError) as caught:
+        call_replay_on(tmp_path, data)
+    assert words in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_replay_reads_a_file_with_a_utf8_byte_order_mark(tmp_path):
+    sheet = json.loads(call_replay_on(tmp_path, b"\xef\xbb\xbf" + json.dumps(MATCH).encode()))
+    assert sheet["totals"] == [120, 454]
+
+
+def test_replay_reads_utf8_names_from_standard_input():
+    named = json.loads(json.dumps(MATCH))
+    named["teams"][0]["name"] = "Καφενείο Α"
+    done = replay_bytes("-", stdin=json.dumps(named, ensure_ascii=False).encode("utf-8"))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["totals"] == [120, 454]
+
+
+def test_replay_of_a_directory_is_refused(tmp_path):
+    with pytest.raises(CommandError, match="cannot read"):
+        call_command("replay", str(tmp_path), stdout=io.StringIO())

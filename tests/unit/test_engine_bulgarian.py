@@ -263,12 +263,43 @@ VALATS = [
                  id="re-doubled-valat-is-not-multiplied-at-all"),
     pytest.param(deal(0, (0, 120), capot=1, suit=NT, x=2), Result.INSIDE, (0, 260), (0, 260), (0, 44),
                  id="doubled-no-trumps-valat-by-the-other-team"),  # 26 + 18
+    # --- RULES §3: the valated team's declarations and belotes stay in its raw points, and the inside
+    # rule then applies as in any deal (a committed team with fewer raw points is inside, and the
+    # other team takes the raw points of both, declarations included).
     pytest.param(deal(0, (152, 0), capot=0, melds=((), ("four",))), Result.MADE, (162, 100), (162, 100),
-                 (25, 10), id="valated-team-keeps-its-declarations"),
+                 (25, 10), id="valated-defenders-score-their-declarations-when-the-contract-is-made"),
+    # 162 > 100, team 1 not committed: 162 -> 16 + 9 = 25; 100 -> 10
     pytest.param(deal(0, (152, 0), capot=0, x=2, melds=((), ("four",))), Result.INSIDE_DEFENDERS,
-                 (162, 100), (162, 100), (25, 10), id="valated-team-keeps-its-declarations-when-doubled"),
+                 (162, 100), (262, 0), (35, 0),
+                 id="doubled-valated-defenders-are-inside-declarations-and-all"),
+    # both committed, 100 < 162: team 0 takes 162 + 100 = 262 -> 26 (not x2) + 9 = 35; team 1 0
+    pytest.param(deal(0, (0, 152), capot=1, melds=(("seq4",), ())), Result.INSIDE, (50, 162), (0, 212),
+                 (0, 30), id="rules-example-valated-contracting-team-is-inside-with-its-quarte"),
+    # 50 < 162: team 1 takes 50 + 162 = 212 -> 21 + 9 = 30; team 0 0
     pytest.param(deal(0, (0, 152), capot=1, melds=(("seq3",), ()), belote=(1, 0)), Result.INSIDE,
-                 (40, 162), (40, 162), (4, 25), id="valated-contracting-team-keeps-declarations-and-belote"),
+                 (40, 162), (0, 202), (0, 29),
+                 id="valated-contracting-team-inside-loses-declarations-and-belote"),
+    # 20 + 20 = 40 < 162: team 1 takes 202 -> 20 + 9 = 29
+    pytest.param(deal(0, (0, 152), capot=1, x=2, melds=(("seq4",), ())), Result.INSIDE, (50, 162), (0, 212),
+                 (0, 30), id="doubled-valated-contracting-team-is-inside-with-its-quarte"),
+    # 50 < 162: team 1 takes 212 -> 21 (not x2) + 9 = 30
+    pytest.param(deal(0, (0, 248), capot=1, suit=AT, belote=(2, 0)), Result.INSIDE, (40, 258), (0, 298),
+                 (0, 39), id="all-trumps-valated-contracting-team-inside-with-two-belotes"),
+    # 2 x 20 = 40 < 258: team 1 takes 298 -> 30 (d=8 > 4) + 9 = 39
+    pytest.param(deal(0, (0, 152), capot=1, melds=(("seq5", "four"), ())), Result.MADE, (200, 162),
+                 (200, 162), (20, 25), id="valated-contracting-team-with-more-raw-points-makes-its-contract"),
+    # quint 100 + carre 100 = 200 > 162: made, each its own: 200 -> 20; 162 -> 16 + 9 = 25
+    pytest.param(deal(0, (0, 152), capot=1, x=2, melds=(("seq5", "four"), ())), Result.INSIDE_DEFENDERS,
+                 (200, 162), (362, 0), (36, 9),
+                 id="doubled-valat-team-inside-on-the-valated-teams-declarations"),
+    # both committed, 162 < 200: team 0 takes 362 -> 36 (not x2); team 1 0 + 9 = 9
+    pytest.param(deal(0, (152, 0), capot=0, melds=((), ("seq5", "four"))), Result.INSIDE, (162, 200),
+                 (0, 362), (9, 36), id="contracting-valat-team-inside-on-the-valated-teams-declarations"),
+    # 162 < 200: team 1 takes 362 -> 36; team 0 keeps only the valat, 0 + 9 = 9
+    pytest.param(deal(0, (152, 0), capot=0, x=2, melds=((), ("seq5", "four"))), Result.INSIDE, (162, 200),
+                 (0, 362), (9, 36),
+                 id="doubled-contracting-valat-team-inside-on-the-valated-teams-declarations"),
+    # 162 < 200: team 1 takes 362 -> 36 (not x2); team 0 0 + 9 = 9
 ]
 # fmt: on
 
@@ -288,6 +319,8 @@ KIRTIK = [
     pytest.param(deal(0, (152, 0), capot=0), (25, -10), 0, id="valat-suffered"),
     pytest.param(deal(0, (0, 152), capot=1), (-20, 25), 0, id="inside-and-valat-suffered"),
     pytest.param(deal(0, (152, 0), capot=0, x=2), (25, -20), 0, id="doubled-defenders-inside-and-valat"),
+    pytest.param(deal(0, (152, 0), capot=0, melds=((), ("seq5", "four"))), (-1, 26), 0,
+                 id="valat-team-inside-and-valated-team-both-penalised"),  # 162 < 200: 0 + 9 - 10 ; 36 - 10
     pytest.param(deal(0, (71, 81), 0), (0, 8), 8, id="hanging-no-penalty"),
 ]
 # fmt: on

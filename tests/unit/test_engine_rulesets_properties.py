@@ -362,8 +362,6 @@ def bulgarian_expected(deal: Deal):
     m, o = deal.maker, other(deal.maker)
     x = deal.contract.multiplier
     limit = LIMIT[deal.contract.suit]
-    factor = 2 if deal.contract.suit == "notrump" else 1
-    extras = bulgarian_extras(deal)
     if points[m] == points[o]:
         hanging = (0, 1) if x > 1 else (m,)
         mp = bulgarian_round(points, limit, up_when_equal=m)
@@ -377,10 +375,8 @@ def bulgarian_expected(deal: Deal):
         result, winner = Result.INSIDE, o
     if result == Result.MADE:
         raw = points
-    else:
-        loser = other(winner)
-        kept = factor * extras[loser] if deal.capot is not None and deal.capot != loser else 0
-        raw = tuple(total_of(points) - kept if t == winner else kept for t in (0, 1))
+    else:  # inside: the other team takes both teams' raw points, a valated team's declarations too
+        raw = tuple(total_of(points) if t == winner else 0 for t in (0, 1))
     mp = bulgarian_round(raw, limit, up_when_equal=m)
     applied = 1 if (x > 1 and deal.capot is not None) else x
     return result, raw, (mp[0] * applied, mp[1] * applied), 0
@@ -504,11 +500,9 @@ def test_bulgarian_inside_gives_every_card_point_to_one_side(case):
     score = score_deal("bulgarian", deal, options=options)
     if score.result not in (Result.INSIDE, Result.INSIDE_DEFENDERS):
         return
-    loser = other(score.winner)
-    factor = 2 if deal.contract.suit == "notrump" else 1
-    valated = deal.capot is not None and deal.capot != loser
-    # The team inside keeps nothing, unless it suffered a valat: then its declarations and belotes.
-    assert score.raw[loser] == (factor * bulgarian_extras(deal)[loser] if valated else 0)
+    # The team inside keeps nothing, not even its declarations and belotes when it suffered a valat.
+    assert score.raw[other(score.winner)] == 0
+    assert score.raw[score.winner] == total_of(score.points)
 
 
 @ONE_DEAL

@@ -14,6 +14,7 @@ from ..types import Deal, DealScore, Status
 LAST_TRICK = 10
 MAX_TARGET = 1_000_000
 MAX_DEALS = 1000
+MAX_ENDED_AFTER = 10_000  # deals recorded, thrown-in ones included
 SUIT_CONTRACTS = ("clubs", "diamonds", "hearts", "spades")
 DECK_TOTALS = {**dict.fromkeys(SUIT_CONTRACTS, 152), "notrump": 120, "alltrump": 248}
 # Declarations of Pilotta and the Belotes (RULES.md §2, §3, §4): four 8s or 7s score nothing.
@@ -39,6 +40,9 @@ class BaseOptions:
 
     target: int = 1000
     deals: int = 0  # a fixed number of played deals instead of the target (0: to the target)
+    # Ended by agreement (time called, the café closing) after this many recorded deals, thrown-in ones
+    # included: the match ends there on its totals (0: not ended so).
+    ended_after: int = 0
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,7 @@ class Progress:
     winner: int | None = None
     tie_break_deals: int = 0  # deals played since the tie-break began
     played: int = 0  # deals played (thrown-in ones are not)
+    dealt: int = 0  # deals recorded, thrown-in ones included
 
 
 class RuleSet:
@@ -90,25 +95,46 @@ class RuleSet:
         self.check_options(opts)
         return opts
 
+    @staticmethod
+    def spelt_out(opts: Any) -> dict[str, Any]:
+        """Every option by name, as a match stores and a sheet shows them; ``ended_after`` only when a
+        match was ended so (it is where a match ended, not a rule chosen before it)."""
+        spelt = dataclasses.asdict(opts)
+        if not spelt.get("ended_after"):
+            spelt.pop("ended_after", None)
+        return spelt
+
     def check_options(self, opts: Any) -> None:
         if not 1 <= opts.target <= MAX_TARGET:
             raise ScoringError(f"the target is between 1 and {MAX_TARGET:,} points", field="options.target")
         if not 0 <= opts.deals <= MAX_DEALS:
             raise ScoringError(f"a match of a fixed number of deals has 1 to {MAX_DEALS} (0: to the target)",
                                field="options.deals")  # fmt: skip
+        if not 0 <= opts.ended_after <= MAX_ENDED_AFTER:
+            raise ScoringError(f"a match ended by agreement ends after 1 to {MAX_ENDED_AFTER:,} deals "
+                               "(0: not ended so)", field="options.ended_after")  # fmt: skip
 
     def end_of_match(self, progress: Progress, deal: Deal, score: DealScore, opts: Any) -> Progress:
         """The game's own end (``settle``), or, in a match of a fixed number of deals, only the last
-        of them: the higher total wins, equal totals are a draw (the target does not end it)."""
-        if not deal.thrown_in:
-            progress = dataclasses.replace(progress, played=progress.played + 1)
+        of them: the higher total wins, equal totals are a draw (the target does not end it). A match
+        ended by agreement (``ended_after``) ends after that deal, thrown in or not, on its totals."""
+        progress = dataclasses.replace(
+            progress, played=progress.played + (not deal.thrown_in), dealt=progress.dealt + 1
+        )
         if not opts.deals:
-            return self.settle(progress, deal, score, opts)
-        if progress.played >= opts.deals:
-            a, b = progress.totals
-            winner = None if a == b else (0 if a > b else 1)
-            progress = dataclasses.replace(progress, status=Status.FINISHED, winner=winner)
+            progress = self.settle(progress, deal, score, opts)
+        elif progress.played >= opts.deals:
+            progress = self.on_totals(progress)
+        if opts.ended_after and progress.dealt >= opts.ended_after and progress.status != Status.FINISHED:
+            progress = self.on_totals(progress)
         return progress
+
+    @staticmethod
+    def on_totals(progress: Progress) -> Progress:
+        """The match ends now: the higher total wins, equal totals are a draw."""
+        a, b = progress.totals
+        winner = None if a == b else (0 if a > b else 1)
+        return dataclasses.replace(progress, status=Status.FINISHED, winner=winner)
 
     # Deals -------------------------------------------------------------------
 

@@ -97,14 +97,13 @@ class Bulgarian(RuleSet):
         factor = 2 if suit == "notrump" else 1
         cards = deal.card_points
         last = deal.capot if deal.capot is not None else deal.last_trick
-        # What a team keeps whatever happens: its declarations and belotes (a valat "does not lift
-        # off the enemy's points from declaration").
+        # Declarations and belotes are in the raw points, a valated team's too (a valat "does not lift
+        # off the enemy's points from declaration"); the inside rule then applies as in any deal.
         declared = self.declarations(deal)
         extras = [(declared[t] + BELOTE * deal.belote[t]) * factor for t in (0, 1)]
         points = tuple((cards[t] + (LAST_TRICK if last == t else 0)) * factor + extras[t] for t in (0, 1))
         m, o = deal.maker, 1 - deal.maker
         valat = deal.capot
-        kept = [extras[t] if valat is not None and t != valat else 0 for t in (0, 1)]
         doubled = multiplier > 1
         limit = LIMITS[suit]
         given = [0, 0]
@@ -123,13 +122,13 @@ class Bulgarian(RuleSet):
             won = m
             if doubled:  # the defenders are committed too, and inside
                 result = Result.INSIDE_DEFENDERS
-                given[m], given[o] = points[m] + points[o] - kept[o], kept[o]
+                given[m] = points[m] + points[o]
             else:
                 result = Result.MADE
                 given = list(points)
         else:
             won, result = o, Result.INSIDE
-            given[o], given[m] = points[m] + points[o] - kept[m], kept[m]
+            given[o] = points[m] + points[o]
         mp = list(round_pair((given[0], given[1]), limit, up_when_equal=m))
         if not (doubled and valat is not None):  # a doubled valat: the multiplier is not applied at all
             mp = [p * multiplier for p in mp]

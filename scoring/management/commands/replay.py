@@ -17,11 +17,21 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         path = options["file"]
         try:
-            text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+            if path == "-":  # bytes, so that the engine decides what is UTF-8, not the terminal's locale
+                stdin = getattr(sys.stdin, "buffer", sys.stdin)
+                data = stdin.read()
+            else:
+                with open(path, "rb") as file:
+                    data = file.read()
         except OSError as error:
-            raise CommandError(f"cannot read {path}: {error.strerror}") from None
+            raise CommandError(one_line(f"cannot read {path}: {error.strerror or error}")) from None
         try:
-            match = engine.loads(text)
+            match = engine.loads(data)
         except engine.ScoringError as error:
-            raise CommandError(str(error)) from None
+            raise CommandError(one_line(str(error))) from None
         self.stdout.write(json.dumps(match.sheet().to_dict(), indent=2))
+
+
+def one_line(message: str) -> str:
+    """The message with its unprintable characters (new lines, a field name's controls) escaped."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
