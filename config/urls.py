@@ -2,14 +2,16 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
-from django_ratelimit.decorators import ratelimit
 
+from config.ratelimits import login_limited
 from config.views import health
 
-# Guessing passwords is slowed down: 10 login attempts a minute from one address.
-login = ratelimit(key="ip", rate="10/m", method="POST", block=True)(auth_views.LoginView.as_view())
+# Guessing passwords is slowed down, per address and per username, on every way in (the admin's
+# login and the API's token endpoint share the counts): config/ratelimits.py.
+login = login_limited(auth_views.LoginView.as_view())
 
 urlpatterns = [
+    path("admin/login/", login_limited(admin.site.login), name="admin-login"),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("accounts/login/", login, name="login"),

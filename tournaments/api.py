@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from typing import Any
@@ -19,6 +18,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
+from config import spreadsheet
 from scoring import selectors as scoring_selectors
 from scoring.models import RULESET_KEYS
 from scoring.permissions import can_write
@@ -74,6 +74,14 @@ class EntrySerializer(serializers.ModelSerializer):
 class EntryWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     players = serializers.ListField(child=serializers.CharField(max_length=80), min_length=2, max_length=2)
+    player_ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, allow_null=True),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="Existing players picked by id, beside their names (null: a new player of that name). "
+        "Names alone always make new players.",
+    )
 
 
 class EntryStatusSerializer(serializers.Serializer):
@@ -205,6 +213,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
             tournament=tournament,
             name=data.validated_data["name"],
             players=data.validated_data["players"],
+            player_ids=data.validated_data.get("player_ids"),
+            user=request.user,
         )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
@@ -282,7 +292,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         rows = selectors.standings_get(tournament=tournament)["rows"]
         metrics = list(standings.METRICS)
         out = io.StringIO()
-        writer = csv.writer(out)
+        writer = spreadsheet.writer(out)  # names cannot become formulas
         writer.writerow(
             ["rank", "team", "player_a", "player_b", "played", "won", "drawn", "lost", "withdrawn", *metrics]
         )
@@ -308,7 +318,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         """Every deal of every match, one row each, with what it gave."""
         tournament = self.get_object()
         out = io.StringIO()
-        writer = csv.writer(out)
+        writer = spreadsheet.writer(out)  # names cannot become formulas
         writer.writerow(
             [
                 "round",

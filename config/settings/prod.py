@@ -1,7 +1,10 @@
+from config.secret_key import production_secret_key
+
 from .base import *  # noqa: F403
 
 DEBUG = False
-SECRET_KEY = env("DJANGO_SECRET_KEY")  # noqa: F405 - required in production
+# Required, and neither the development key nor the example one (config/secret_key.py).
+SECRET_KEY = production_secret_key(env("DJANGO_SECRET_KEY", default=""))  # noqa: F405
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True

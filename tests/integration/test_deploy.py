@@ -16,10 +16,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def check_deploy(**env):
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE_URL"))}
     environment.update(
-        DJANGO_SETTINGS_MODULE="config.settings.prod",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(60),
-        DJANGO_ALLOWED_HOSTS="tsoxa.example.org",
-        **env,
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings.prod",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
+            "DJANGO_ALLOWED_HOSTS": "tsoxa.example.org",
+            **env,
+        }
     )
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
@@ -29,6 +31,29 @@ def check_deploy(**env):
         text=True,
         timeout=120,
         check=False,
+    )
+
+
+def run_python(code, **env):
+    """``code`` run with the production settings, after django.setup()."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE_URL"))}
+    environment.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings.prod",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
+            "DJANGO_ALLOWED_HOSTS": "tsoxa.example.org",
+            "CACHE_URL": "redis://127.0.0.1:6379/1",
+            **env,
+        }
+    )
+    program = "import django\ndjango.setup()\n" + code
+    return subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -42,6 +67,90 @@ def test_production_without_a_shared_cache_is_refused():
     done = check_deploy()
     assert done.returncode != 0
     assert "django_ratelimit.E003" in done.stdout + done.stderr
+
+
+EXAMPLE_KEY = next(
+    line.split("=", 1)[1]
+    for line in (ROOT / ".env.example").read_text().splitlines()
+    if line.startswith("DJANGO_SECRET_KEY=")
+)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "dev-only-insecure-key-change-me",  # base.py's development default
+        EXAMPLE_KEY,  # the placeholder of .env.example
+        "",
+        "x7#Qm2!vR9" * 4 + "a" * 9,  # random-looking but 49 characters
+        "django-insecure-" + "k" * 50,
+    ],
+    ids=["development default", ".env.example", "empty", "49 characters", "django-insecure"],
+)
+def test_production_refuses_a_secret_key_anyone_could_know(key):
+    done = check_deploy(DJANGO_SECRET_KEY=key, CACHE_URL="redis://127.0.0.1:6379/1")
+    assert done.returncode != 0
+    assert "ImproperlyConfigured" in done.stderr
+    assert "DJANGO_SECRET_KEY must be a random string of at least 50 characters" in done.stderr
+
+
+def test_production_without_a_secret_key_does_not_start():
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE_URL"))}
+    environment.update(
+        DJANGO_SETTINGS_MODULE="config.settings.prod", DJANGO_ALLOWED_HOSTS="tsoxa.example.org"
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=environment, capture_output=True, text=True
+    )
+    assert done.returncode != 0
+    assert "ImproperlyConfigured" in done.stderr
+
+
+def test_server_errors_are_logged_to_stdout_with_their_traceback():
+    done = run_python(
+        "import logging\n"
+        "try:\n    1 / 0\n"
+        "except ZeroDivisionError:\n"
+        "    logging.getLogger('django.request').error('Internal Server Error: /boom/', exc_info=True)\n"
+        "logging.getLogger('tsoxa').warning('a warning of ours')\n"
+        "logging.getLogger('tsoxa').info('chatter')\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ERROR django.request" in done.stdout
+    assert "Internal Server Error: /boom/" in done.stdout
+    assert "Traceback (most recent call last)" in done.stdout
+    assert "ZeroDivisionError: division by zero" in done.stdout
+    assert "a warning of ours" in done.stdout
+    assert "chatter" not in done.stdout  # WARNING by default
+
+
+def test_the_log_level_comes_from_the_environment():
+    done = run_python("import logging\nlogging.getLogger('tsoxa').info('chatter')\n", DJANGO_LOG_LEVEL="info")
+    assert "INFO tsoxa" in done.stdout and "chatter" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("value", "admins"),
+    [
+        (None, []),
+        ("Ana <ana@example.org>,bob@example.org", ["Ana <ana@example.org>", "bob@example.org"]),
+    ],
+)
+def test_admins_are_mailed_only_when_set(value, admins):
+    env = {} if value is None else {"DJANGO_ADMINS": value}
+    done = run_python("from django.conf import settings\nprint(repr(settings.ADMINS))\n", **env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == repr(admins)
+
+
+def test_compose_publishes_the_web_port_on_the_loopback_only():
+    """The TLS proxy on the host reaches gunicorn there; nothing else does."""
+    yaml = pytest.importorskip("yaml")
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    assert compose["services"]["web"]["ports"] == ["127.0.0.1:8000:8000"]
+    for name, service in compose["services"].items():
+        for port in service.get("ports", []):
+            assert str(port).startswith("127.0.0.1:"), name
 
 
 @pytest.fixture
