@@ -2,10 +2,12 @@
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
 
 
 class Player(models.Model):
+    """A person. Two players may share a name: a typed name makes a new player, and an existing one
+    is only ever picked (by its id)."""
+
     name = models.CharField(max_length=80)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
@@ -14,7 +16,6 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.UniqueConstraint(Lower("name"), name="player_name_unique_ci")]
 
     def __str__(self) -> str:
         return self.name

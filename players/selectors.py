@@ -3,17 +3,24 @@
 A player's page costs three queries however many matches they played: the player, their matches
 (teams and seats joined), and the active deals of those matches. The engine replays each match from
 its deals (the totals are never read from a stored running total); ``players.stats`` counts.
+
+Two rules from ``scoring.selectors`` decide what is shown and what counts: a private tournament's
+matches and people are seen only by whom ``match_visibility`` and ``visible_players`` allow, and a
+player's record, statistics, partners and leaderboard place count only the ``counted`` matches (a
+match started on a tablet without an account is listed as casual, counted for nobody).
 """
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import F, Func, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Case, F, Func, OuterRef, Prefetch, QuerySet, Subquery, Value, When
 
 from scoring import engine
 from scoring.models import Deal, Match
+from scoring.selectors import counted, match_visibility, seated, visible_players
 
 from . import stats
 from .models import Player, Team
@@ -24,32 +31,25 @@ RECENT_MATCHES = 50  # listed on a player's page; the statistics count them all
 LEADERBOARD_MIN_MATCHES = 3
 
 
-def _seated(player: Player | OuterRef) -> Q:
-    """Matches in which the player sat, at any of the four seats."""
-    query = Q()
-    for seat in SEATS:
-        query |= Q(**{seat: player})
-    return query
-
-
-# A match played at a private tournament's table is left out: that tournament is its organizer's only.
-LISTED = ~Q(table__round__tournament__public=False)
-
-
-def player_list(*, search: str = "") -> QuerySet[Player]:
-    """Players by name, with the number of matches each has finished."""
+def player_list(*, search: str = "", user: Any = None) -> QuerySet[Player]:
+    """The players this person may see, by name, each with the number of their finished matches that
+    count (``finished_matches``) among those this person may see. One query."""
     finished = (
-        Match.objects.filter(_seated(OuterRef("pk")), LISTED, status=Match.Status.FINISHED)
+        Match.objects.filter(
+            seated(OuterRef("pk")), match_visibility(user), counted(), status=Match.Status.FINISHED
+        )
         .order_by()
         .annotate(count=Func(F("pk"), function="COUNT"))
         .values("count")
     )
-    players = Player.objects.annotate(finished_matches=Subquery(finished)).order_by("name")
+    players = visible_players(user).annotate(finished_matches=Subquery(finished)).order_by("name", "pk")
     return players.filter(name__icontains=search.strip()) if search.strip() else players
 
 
-def player_get(*, pk: int) -> Player:
-    return Player.objects.get(pk=pk)
+def player_get(*, pk: int, user: Any = None) -> Player:
+    """The player, if this person may see them (``Player.DoesNotExist`` otherwise: a player known only
+    from a private tournament is nobody to the others)."""
+    return visible_players(user).get(pk=pk)
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,7 @@ class PlayerMatch:
     match: Match
     seat: int
     sheet: engine.Sheet
+    counted: bool = True  # False: a casual match, listed but counted for nobody
 
     @property
     def team(self) -> int:
@@ -102,7 +103,7 @@ def _player_match(match: Match, player: Player) -> PlayerMatch:
     seat = next(s for s, p in enumerate(match.seats) if p.pk == player.pk)
     deals = [d.as_engine() for d in match.active_deals]
     sheet = engine.replay(match.ruleset, deals, options=match.options, first_dealer=match.first_dealer)
-    return PlayerMatch(match, seat, sheet)
+    return PlayerMatch(match, seat, sheet, counted=getattr(match, "counted", True))
 
 
 @dataclass(frozen=True)
@@ -116,27 +117,34 @@ class PlayerRecord:
         return self.matches[:RECENT_MATCHES]
 
     @property
+    def casual(self) -> bool:
+        """Some listed match does not count (see ``scoring.selectors.counted``)."""
+        return any(not m.counted for m in self.recent)
+
+    @property
     def last_charted(self) -> PlayerMatch | None:
         """The newest match with two deals or more: the one drawn on the page."""
         return next((m for m in self.matches if len(m.sheet.rows) >= 2), None)
 
 
-def player_matches(*, player: Player) -> QuerySet[Match]:
-    """Every match the player sat in (but at a private tournament), newest first, with its active deals
-    in playing order."""
+def player_matches(*, player: Player, user: Any = None) -> QuerySet[Match]:
+    """Every match the player sat in that this person may see, newest first, with its active deals in
+    playing order and whether it ``counted``."""
     deals = Deal.objects.filter(deleted_at__isnull=True).order_by("position")
     return (
-        Match.objects.filter(_seated(player), LISTED)
+        Match.objects.filter(seated(player), match_visibility(user))
+        .annotate(counted=Case(When(counted(), then=Value(True)), default=Value(False)))
         .select_related(*MATCH_RELATED)
         .prefetch_related(Prefetch("deals", queryset=deals, to_attr="active_deals"))
         .order_by("-created_at", "-pk")
     )
 
 
-def player_record(*, player: Player) -> PlayerRecord:
-    """The player's matches, each replayed by the engine, and their statistics over the finished ones."""
-    matches = tuple(_player_match(match, player) for match in player_matches(player=player))
-    record = stats.player_stats(m.played() for m in matches if m.finished)
+def player_record(*, player: Player, user: Any = None) -> PlayerRecord:
+    """The player's matches this person may see, each replayed by the engine, and their statistics over
+    the finished ones that count (casual matches are listed, not counted)."""
+    matches = tuple(_player_match(match, player) for match in player_matches(player=player, user=user))
+    record = stats.player_stats(m.played() for m in matches if m.finished and m.counted)
     return PlayerRecord(player, matches, record)
 
 
@@ -154,8 +162,9 @@ def leaderboard(
     min_matches: int = LEADERBOARD_MIN_MATCHES,
 ) -> list[LeaderboardRow]:
     """Players by win rate over the matches finished from ``start`` to ``end`` (both days included,
-    in the club's time zone), then by matches won. The stored verdict of each match is enough here."""
-    matches = Match.objects.filter(LISTED, status=Match.Status.FINISHED)
+    in the club's time zone), then by matches won. The stored verdict of each match is enough here.
+    The club's board is the same for everyone: only public matches that count (``counted``)."""
+    matches = Match.objects.filter(match_visibility(None), counted(), status=Match.Status.FINISHED)
     if start is not None:
         matches = matches.filter(finished_at__date__gte=start)
     if end is not None:

@@ -7,8 +7,8 @@ from scoring.engine import ScoringError
 from .models import Player, Team
 
 
-def player_get_or_create(*, name: str) -> Player:
-    """The player of that name (case does not matter), made if new."""
+def player_name_clean(name: str) -> str:
+    """A player's name as stored: spaces collapsed; refused if empty, too long or with control characters."""
     name = " ".join(name.split())
     if not name:
         raise ScoringError("a player needs a name", field="players")
@@ -16,13 +16,19 @@ def player_get_or_create(*, name: str) -> Player:
         raise ScoringError("a name has no control characters", field="players")
     if len(name) > 80:
         raise ScoringError("a name has at most 80 characters", field="players")
-    player = Player.objects.filter(name__iexact=name).first()
-    return player or Player.objects.create(name=name)
+    return name
+
+
+def player_create(*, name: str) -> Player:
+    """A new player of that name, even if someone of that name exists: a typed name never becomes an
+    existing person (that one is picked by id, where the caller may see them)."""
+    return Player.objects.create(name=player_name_clean(name))
 
 
 @transaction.atomic
 def team_get_or_create(*, name: str, players: tuple[Player, Player]) -> Team:
-    """The team of that name with these two partners, made if new."""
+    """The team of that name with these two partners, made if new. The partners are people already
+    decided on (picked or just made), so finding their team by its name adds no one to it."""
     name = " ".join(name.split())
     if not name:
         raise ScoringError("a team needs a name", field="teams")

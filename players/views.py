@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoring import charts
 
@@ -40,20 +40,21 @@ class PeriodForm(forms.Form):
         return data
 
 
-@require_GET
+@require_safe
 def player_list(request: HttpRequest) -> HttpResponse:
     search = request.GET.get("q", "")[:80]
-    page = Paginator(selectors.player_list(search=search), 50).get_page(request.GET.get("page"))
+    players = selectors.player_list(search=search, user=request.user)
+    page = Paginator(players, 50).get_page(request.GET.get("page"))
     return render(request, "players/list.html", {"page": page, "search": search})
 
 
-@require_GET
+@require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     try:
-        player = selectors.player_get(pk=pk)
+        player = selectors.player_get(pk=pk, user=request.user)
     except Player.DoesNotExist:
         raise Http404(gettext("No such player.")) from None
-    record = selectors.player_record(player=player)
+    record = selectors.player_record(player=player, user=request.user)
     chart = None
     if (last := record.last_charted) is not None:
         sheet = last.sheet
@@ -68,7 +69,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "players/detail.html", context)
 
 
-@require_GET
+@require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
     form = PeriodForm(request.GET)
     context = {"form": form, "rows": None, "min_matches": selectors.LEADERBOARD_MIN_MATCHES}

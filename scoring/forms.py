@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,9 +12,9 @@ from django import forms
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from players.models import Team
+from players.models import Player, Team
 
-from . import engine
+from . import engine, selectors
 from .engine.rulesets.base import DECK_TOTALS
 from .messages import GAME_NAMES, engine_sentence
 
@@ -124,21 +125,53 @@ def _count_field(most: int) -> forms.IntegerField:
     )
 
 
-class MatchForm(forms.Form):
-    """Start a match: two teams, four players in their seats, the first dealer, the options."""
-
-    team0_pick = forms.ModelChoiceField(
-        queryset=Team.objects.none(), required=False, label=_("Earlier team"), empty_label=_("(a new team)")
+def _team_pick() -> forms.ModelChoiceField:
+    """An existing team, picked: its name and its two players. Any team the person may see is
+    accepted (the search offers them); the page lists only this tablet's recent ones."""
+    return forms.ModelChoiceField(
+        queryset=Team.objects.none(),
+        required=False,
+        label=_("Earlier team"),
+        empty_label=_("(a new team)"),
+        error_messages={
+            "invalid_choice": _("That team cannot be picked here: pick another or type a new team.")
+        },
     )
+
+
+def _player_pick() -> forms.ModelChoiceField:
+    """An existing player, picked by the search (a hidden id beside the typed name)."""
+    return forms.ModelChoiceField(
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={"invalid_choice": _("That player cannot be picked here: type the name again.")},
+    )
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+class MatchForm(forms.Form):
+    """Start a match: two teams, four players in their seats, the first dealer, the options.
+
+    Each team is an earlier team picked (``team0_pick``) or a name and two players; each player is
+    one picked by the search (``team0_player_a_id``, set beside the name) or a typed name, which makes
+    a new player: a typed name never becomes someone who exists."""
+
+    team0_pick = _team_pick()
     team0_name = forms.CharField(max_length=80, required=False, label=_("Team 1"))
     team0_player_a = forms.CharField(max_length=80, required=False, label=_("Seat 1"))
+    team0_player_a_id = _player_pick()
     team0_player_b = forms.CharField(max_length=80, required=False, label=_("Seat 3"))
-    team1_pick = forms.ModelChoiceField(
-        queryset=Team.objects.none(), required=False, label=_("Earlier team"), empty_label=_("(a new team)")
-    )
+    team0_player_b_id = _player_pick()
+    team1_pick = _team_pick()
     team1_name = forms.CharField(max_length=80, required=False, label=_("Team 2"))
     team1_player_a = forms.CharField(max_length=80, required=False, label=_("Seat 2"))
+    team1_player_a_id = _player_pick()
     team1_player_b = forms.CharField(max_length=80, required=False, label=_("Seat 4"))
+    team1_player_b_id = _player_pick()
     first_dealer = forms.TypedChoiceField(
         coerce=int,
         choices=[(0, _("Seat 1")), (1, _("Seat 2")), (2, _("Seat 3")), (3, _("Seat 4"))],
@@ -172,36 +205,80 @@ class MatchForm(forms.Form):
         required=False, label=_("Litige: a tie is not dedans, the taker's points are held")
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, user: Any = None, recent_teams: Sequence[Team] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        teams = Team.objects.select_related("player_a", "player_b").order_by("name")
-        self.fields["team0_pick"].queryset = teams
-        self.fields["team1_pick"].queryset = teams
-        for name in ("team0_pick", "team1_pick"):
-            self.fields[name].label_from_instance = lambda t: f"{t.name} ({t.player_a} & {t.player_b})"
+        # What may be picked: whoever this person may see (a private tournament's people are not).
+        teams = selectors.visible_teams(user).select_related("player_a", "player_b")
+        players = selectors.visible_players(user)
+        for t in (0, 1):
+            self.fields[f"team{t}_pick"].queryset = teams
+            self.fields[f"team{t}_player_a_id"].queryset = players
+            self.fields[f"team{t}_player_b_id"].queryset = players
+        self.recent_teams = list(recent_teams)
+
+    def pick_choices(self, t: int) -> list[tuple[Team, bool]]:
+        """The earlier teams offered for team ``t``, each with whether it is the one chosen: this
+        tablet's recent ones, and the one picked by the search if it is not among them."""
+        chosen = str(self[f"team{t}_pick"].value() or "")
+        teams = list(self.recent_teams)
+        picked = getattr(self, "cleaned_data", {}).get(f"team{t}_pick")
+        if picked is not None and picked.pk not in {team.pk for team in teams}:
+            teams.insert(0, picked)
+        return [(team, str(team.pk) == chosen) for team in teams]
+
+    @property
+    def pick_options(self) -> list[list[tuple[Team, bool]]]:
+        return [self.pick_choices(0), self.pick_choices(1)]
+
+    @property
+    def seat_fields(self) -> list[list[tuple[Any, Any, int]]]:
+        """Per team, its two players' (name field, picked id field, seat), for the template."""
+        return [
+            [
+                (self[f"team{t}_{part}"], self[f"team{t}_{part}_id"], seat)
+                for part, seat in (("player_a", t), ("player_b", t + 2))
+            ]
+            for t in (0, 1)
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         data["ruleset"] = data.get("ruleset") or "mpourloto"
         for t in (0, 1):
-            picked = data.get(f"team{t}_pick")
-            if picked is not None:
-                data.setdefault(f"team{t}_name", "")
-                data[f"team{t}_name"] = data.get(f"team{t}_name") or picked.name
-                data[f"team{t}_player_a"] = data.get(f"team{t}_player_a") or picked.player_a.name
-                data[f"team{t}_player_b"] = data.get(f"team{t}_player_b") or picked.player_b.name
-            for part, message in (
-                ("name", _("Type a team name, or pick an earlier team.")),
-                ("player_a", _("Type a player, or pick an earlier team.")),
-                ("player_b", _("Type a player, or pick an earlier team.")),
-            ):
-                if not (data.get(f"team{t}_{part}") or "").strip() and f"team{t}_{part}" not in self.errors:
-                    self.add_error(f"team{t}_{part}", str(message))
+            if data.get(f"team{t}_pick") is not None or f"team{t}_pick" in self.errors:
+                continue  # a picked team is its name and its two players
+            if not (data.get(f"team{t}_name") or "").strip() and f"team{t}_name" not in self.errors:
+                self.add_error(f"team{t}_name", str(_("Type a team name, or pick an earlier team.")))
+            for part in ("player_a", "player_b"):
+                field = f"team{t}_{part}"
+                if f"{field}_id" in self.errors or field in self.errors:
+                    continue
+                if data.get(f"{field}_id") is None and not (data.get(field) or "").strip():
+                    self.add_error(field, str(_("Type a player, or pick an earlier team.")))
         return data
 
-    def teams(self) -> list[tuple[str, tuple[str, str]]]:
+    def _player(self, field: str) -> Player | str:
+        """The picked player, unless the name beside the pick was changed since: what is typed is
+        what counts (a new player of that name)."""
+        picked, typed = self.cleaned_data.get(f"{field}_id"), self.cleaned_data.get(field) or ""
+        if picked is not None and (not typed.strip() or _same_name(typed, picked.name)):
+            return picked
+        return typed
+
+    def teams(self) -> list[tuple[str, tuple[Player | str, Player | str]]]:
+        """The two teams as ``services.match_create`` takes them."""
         d = self.cleaned_data
-        return [(d[f"team{t}_name"], (d[f"team{t}_player_a"], d[f"team{t}_player_b"])) for t in (0, 1)]
+        teams = []
+        for t in (0, 1):
+            picked = d.get(f"team{t}_pick")
+            if picked is not None:
+                teams.append((picked.name, (picked.player_a, picked.player_b)))
+            else:
+                players = (self._player(f"team{t}_player_a"), self._player(f"team{t}_player_b"))
+                teams.append((d[f"team{t}_name"], players))
+        return teams
 
     def options(self) -> dict[str, Any]:
         """The chosen game's options only; a blank target is the game's own."""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Case, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery, When
 
 from players.models import Player, Team
 
@@ -27,9 +29,271 @@ class MatchSheet:
     lines: tuple[SheetLine, ...]
 
 
-def match_list(*, status: str | None = None) -> QuerySet[Match]:
-    matches = Match.objects.select_related(*MATCH_RELATED)
+def match_list(*, status: str | None = None, user: Any = None) -> QuerySet[Match]:
+    """The matches this person may see (``match_visibility``), with their teams and seats."""
+    matches = visible_matches(user).select_related(*MATCH_RELATED)
     return matches.filter(status=status) if status else matches
+
+
+# Who sees what, and what counts -------------------------------------------------------------
+#
+# A private tournament's matches, teams and players are its organizer's: they are in no list but
+# the organizer's (and a superuser's), and a player known only from private tournaments is nobody
+# to anyone else. These are the rules; every list and search uses them.
+
+SEATS = ("seat0", "seat1", "seat2", "seat3")
+PRIVATE = Q(table__round__tournament__public=False)
+
+
+def _signed_in(user: Any) -> bool:
+    return user is not None and user.is_authenticated
+
+
+def seated(player: Any) -> Q:
+    """Matches in which the player (a Player, an id or an ``OuterRef``) sat, at any of the four seats."""
+    query = Q()
+    for seat in SEATS:
+        query |= Q(**{seat: player})
+    return query
+
+
+def match_visibility(user: Any = None) -> Q:
+    """Which matches this person sees in lists: standalone matches and public tournaments' for
+    everyone; a private tournament's for its organizer, its keepers and its players signed in with
+    their own account (as ``permissions.can_see``), and for superusers."""
+    if _signed_in(user) and user.is_superuser:
+        return Q()
+    visible = ~PRIVATE
+    if _signed_in(user):
+        own = Player.objects.filter(user=user).values("pk")
+        keeps = Match.keepers.through.objects.filter(match=OuterRef("pk"), user=user)
+        visible |= Q(table__round__tournament__organizer=user) | Q(Exists(keeps))
+        for seat in SEATS:
+            visible |= Q(**{f"{seat}__in": own})
+    return visible
+
+
+def visible_matches(user: Any = None) -> QuerySet[Match]:
+    return Match.objects.filter(match_visibility(user))
+
+
+def _sits_at_outer_match() -> Q:
+    """Players (in a subquery) seated at the match of the query around it."""
+    query = Q()
+    for seat in SEATS:
+        query |= Q(pk=OuterRef(seat))
+    return query
+
+
+def counted() -> Q:
+    """What counts in a player's public record (record, statistics, win rate, partners, leaderboard):
+    a tournament's match, a match started or kept by an account, or one whose result a player of
+    the match confirmed with their own account. A match started on a tablet without an account,
+    and never confirmed so, is *casual*: listed on its players' pages, counted for nobody, so that
+    nobody changes another's record by typing a score."""
+    keepers = Match.keepers.through.objects.filter(match=OuterRef("pk"))
+    confirmer = Player.objects.filter(user=OuterRef("confirmed_by")).filter(_sits_at_outer_match())
+    return Q(table__isnull=False) | Q(created_by__isnull=False) | Q(Exists(keepers)) | Q(Exists(confirmer))
+
+
+def counted_matches(matches: QuerySet[Match] | None = None) -> QuerySet[Match]:
+    """The matches that count in their players' records (``counted``)."""
+    return (Match.objects.all() if matches is None else matches).filter(counted())
+
+
+def visible_players(user: Any = None) -> QuerySet[Player]:
+    """Everyone, but the players known only from private tournaments (seated at their matches or
+    entered in them) that this person may not see. A player of a private tournament who also played
+    in the open is listed (their private matches are not)."""
+    if _signed_in(user) and user.is_superuser:
+        return Player.objects.all()
+    at_matches = Match.objects.filter(seated(OuterRef("pk")))
+    in_teams = Team.objects.filter(Q(player_a=OuterRef("pk")) | Q(player_b=OuterRef("pk")))
+    hidden = Q(Exists(at_matches.filter(PRIVATE))) | Q(
+        Exists(in_teams.filter(entries__tournament__public=False))
+    )
+    seen = Q(Exists(at_matches.filter(match_visibility(user)))) | Q(
+        Exists(in_teams.filter(_entry_visibility(user)))
+    )
+    return Player.objects.filter(~hidden | seen)
+
+
+def visible_teams(user: Any = None) -> QuerySet[Team]:
+    """Every team, but those known only from private tournaments that this person may not see."""
+    if _signed_in(user) and user.is_superuser:
+        return Team.objects.all()
+    at_matches = Match.objects.filter(Q(team0=OuterRef("pk")) | Q(team1=OuterRef("pk")))
+    itself = Team.objects.filter(pk=OuterRef("pk"))
+    hidden = Q(Exists(at_matches.filter(PRIVATE))) | Q(
+        Exists(itself.filter(entries__tournament__public=False))
+    )
+    seen = Q(Exists(at_matches.filter(match_visibility(user)))) | Q(
+        Exists(itself.filter(_entry_visibility(user)))
+    )
+    return Team.objects.filter(~hidden | seen)
+
+
+def _entry_visibility(user: Any) -> Q:
+    """Teams entered in a tournament this person sees (public, or organized by them)."""
+    visible = Q(entries__tournament__public=True)
+    if _signed_in(user):
+        visible |= Q(entries__tournament__organizer=user)
+    return visible
+
+
+# The pickers of a new match: search, and this tablet's recent people ----------------------------
+
+SEARCH_MIN = 2  # characters typed before a search
+SEARCH_MOST = 10  # results shown
+RECENT_MATCHES = 20  # of this tablet or account, for its recent teams and players
+
+
+def _last_match(user: Any, here: Q) -> QuerySet[Match]:
+    return visible_matches(user).filter(here).order_by("-created_at", "-pk")
+
+
+def _query(text: str) -> str:
+    return " ".join(text.split())[:80]
+
+
+def player_search(*, query: str, user: Any = None, most: int = SEARCH_MOST) -> list[Player]:
+    """Players this person may see whose name holds ``query`` (at least ``SEARCH_MIN`` characters),
+    those who played last first. Each has ``last_played`` and ``last_team`` (the team they last
+    played for), to tell namesakes apart. One query."""
+    query = _query(query)
+    if len(query) < SEARCH_MIN:
+        return []
+    last = _last_match(user, seated(OuterRef("pk")))
+    own_team = Case(
+        When(Q(seat0=OuterRef("pk")) | Q(seat2=OuterRef("pk")), then=F("team0__name")),
+        default=F("team1__name"),
+    )
+    players = visible_players(user).filter(name__icontains=query)
+    players = players.annotate(
+        last_played=Subquery(last.values("created_at")[:1]),
+        last_team=Subquery(last.annotate(own_team=own_team).values("own_team")[:1]),
+    )
+    return list(players.order_by(F("last_played").desc(nulls_last=True), "name", "pk")[:most])
+
+
+def team_search(*, query: str, user: Any = None, most: int = SEARCH_MOST) -> list[Team]:
+    """Teams this person may see whose name or players' names hold ``query``, the last to play first,
+    each with its ``last_played``. One query."""
+    query = _query(query)
+    if len(query) < SEARCH_MIN:
+        return []
+    last = _last_match(user, Q(team0=OuterRef("pk")) | Q(team1=OuterRef("pk")))
+    named = Q(name__icontains=query) | Q(player_a__name__icontains=query) | Q(player_b__name__icontains=query)
+    teams = visible_teams(user).filter(named).select_related("player_a", "player_b")
+    teams = teams.annotate(last_played=Subquery(last.values("created_at")[:1]))
+    return list(teams.order_by(F("last_played").desc(nulls_last=True), "name", "pk")[:most])
+
+
+def recent_matches(*, user: Any = None, match_ids: Iterable[int] = ()) -> list[Match]:
+    """The latest matches this tablet started (``match_ids``, from its session) or this account keeps."""
+    mine = Q(pk__in=[int(pk) for pk in match_ids])
+    if _signed_in(user):
+        mine |= Q(Exists(Match.keepers.through.objects.filter(match=OuterRef("pk"), user=user)))
+    related = ("team0__player_a", "team0__player_b", "team1__player_a", "team1__player_b", *MATCH_RELATED)
+    matches = visible_matches(user).filter(mine).select_related(*related)
+    return list(matches.order_by("-created_at", "-pk")[:RECENT_MATCHES])
+
+
+def recent_teams(*, matches: Sequence[Match]) -> list[Team]:
+    """The teams of these matches (``recent_matches``), the latest first, each once, with its
+    ``last_played``."""
+    teams: dict[int, Team] = {}
+    for match in matches:
+        for team in match.teams:
+            if team.pk not in teams:
+                team.last_played = match.created_at
+                teams[team.pk] = team
+    return list(teams.values())
+
+
+def recent_players(*, matches: Sequence[Match]) -> list[Player]:
+    """The players of these matches, the latest first, each once, with ``last_played`` and
+    ``last_team`` as ``player_search`` gives them."""
+    players: dict[int, Player] = {}
+    for match in matches:
+        for seat, player in enumerate(match.seats):
+            if player.pk not in players:
+                player.last_played = match.created_at
+                player.last_team = match.teams[seat % 2].name
+                players[player.pk] = player
+    return list(players.values())
+
+
+# A new match's teams, as the caller gave them ------------------------------------------------
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def _an_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def team_entry(
+    *,
+    name: str,
+    players: Sequence[str],
+    player_ids: Sequence[int | None] | None = None,
+    team_id: int | None = None,
+    user: Any = None,
+    field: str = "teams",
+) -> tuple[str, tuple[Player | str, Player | str]]:
+    """One team of a new match or entry, as ``scoring.services.match_create`` takes it: a team picked
+    by its ``team_id`` is its two players; a player picked by ``player_ids`` (two ids or nulls) is
+    that player; any other name makes a new player. Picking is the only way to an existing person:
+    an id this person may not see is refused as an unknown one, and a picked player's name must be
+    the one given beside it (a mistyped id is refused, not quietly someone else).
+
+    Raises ``ScoringError`` naming the field (``teams[0].player_ids[1]``)."""
+    if len(players) != 2:
+        raise engine.ScoringError("each team has two players", field=field)
+    if player_ids is not None:
+        if isinstance(player_ids, str) or not isinstance(player_ids, Sequence) or len(player_ids) != 2:
+            raise engine.ScoringError(
+                "must be a list of two player ids (or nulls)", field=f"{field}.player_ids"
+            )
+        for i, pk in enumerate(player_ids):
+            if pk is not None and not _an_id(pk):
+                raise engine.ScoringError("must be a player's id or null", field=f"{field}.player_ids[{i}]")
+    if team_id is not None:
+        if not _an_id(team_id):
+            raise engine.ScoringError("must be a team's id or null", field=f"{field}.id")
+        team = visible_teams(user).select_related("player_a", "player_b").filter(pk=team_id).first()
+        if team is None:
+            raise engine.ScoringError(f"there is no team {team_id}", field=f"{field}.id")
+        if not _same_name(name, team.name):
+            raise engine.ScoringError(f"team {team.pk} is {team.name}", field=f"{field}.name")
+        for i, player in enumerate(team.players):
+            if not _same_name(players[i], player.name):
+                raise engine.ScoringError(
+                    f"player {i + 1} of team {team.pk} is {player.name}", field=f"{field}.players"
+                )
+            if player_ids is not None and player_ids[i] not in (None, player.pk):
+                raise engine.ScoringError(
+                    f"player {i + 1} of team {team.pk} is player {player.pk}", field=f"{field}.player_ids"
+                )
+        return team.name, (team.player_a, team.player_b)
+    if player_ids is None:
+        return name, (players[0], players[1])
+    found = visible_players(user).in_bulk([pk for pk in player_ids if pk is not None])
+    chosen: list[Player | str] = []
+    for i, pk in enumerate(player_ids):
+        if pk is None:
+            chosen.append(players[i])
+            continue
+        player = found.get(pk)
+        if player is None:
+            raise engine.ScoringError(f"there is no player {pk}", field=f"{field}.player_ids[{i}]")
+        if not _same_name(players[i], player.name):
+            raise engine.ScoringError(f"player {pk} is {player.name}", field=f"{field}.players[{i}]")
+        chosen.append(player)
+    return name, (chosen[0], chosen[1])
 
 
 def prefetch_active_deals(path: str = "deals") -> Prefetch:
@@ -71,16 +335,13 @@ def match_deal_history(*, match: Match) -> QuerySet:
     )
 
 
-def player_names() -> list[str]:
-    return list(Player.objects.order_by("name").values_list("name", flat=True))
-
-
-def team_list() -> QuerySet[Team]:
-    return Team.objects.select_related("player_a", "player_b").order_by("name")
-
-
 def match_file(*, match: Match) -> dict:
-    """The match as a match file (FORMAT.md input): it replays to the same sheet."""
+    """The match as a match file (FORMAT.md input): it replays to the same sheet.
+
+    The file names the players and gives no ``player_ids``: importing it again makes new players,
+    so a copy of a match never lands in anyone's record by itself (nor can a copied file speak for
+    people the importer never picked). To attach an import to existing players, add their
+    ``player_ids`` (or the team's ``id``) to the file: picking is explicit."""
     deals = active_deals(match)
     return engine.MatchFile(
         ruleset=match.ruleset,

@@ -1,6 +1,14 @@
 import pytest
+from django.core.cache import cache
 
 from tests.factories import TEAMS
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Rate limits count per address in the cache, and every test client is 127.0.0.1: each test
+    starts with none used (tests of the limits themselves use them up on purpose)."""
+    cache.clear()
 
 
 @pytest.fixture

@@ -16,8 +16,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from players.services import player_get_or_create, team_get_or_create
+from players.models import Player
+from players.services import player_create, team_get_or_create
 from scoring import engine
+from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.messages import engine_message, engine_sentence
 from scoring.models import Match
@@ -41,7 +43,7 @@ class TournamentError(ValueError):
 def _match_options(ruleset: str, options: dict[str, Any] | None, deals: int) -> dict[str, Any]:
     rules = engine.get_ruleset(ruleset)
     opts = rules.options({**(options or {}), "deals": deals})
-    return dataclasses.asdict(opts)
+    return rules.spelt_out(opts)
 
 
 def _unique_slug(name: str) -> str:
@@ -135,11 +137,19 @@ def tournament_update(*, tournament: Tournament, user: Any, **settings: Any) -> 
 # Entries ---------------------------------------------------------------------
 
 
-def _team(name: str, players: Sequence[str]):
+def _team(name: str, players: Sequence[str], player_ids: Sequence[int | None] | None, user: Any):
+    """The entry's team: the players picked by ``player_ids`` (ones ``user`` may see), new players for
+    the other names. A typed name never joins an existing person to the tournament."""
     if len(players) != 2:
         raise TournamentError(gettext("A team has two players."))
     try:
-        a, b = (player_get_or_create(name=p) for p in players)
+        _, given = scoring_selectors.team_entry(
+            name=name, players=players, player_ids=player_ids, user=user, field="players"
+        )
+        typed = [" ".join(p.split()).casefold() for p in given if isinstance(p, str)]
+        if len(typed) == 2 and typed[0] == typed[1]:
+            raise TournamentError(gettext("A team has two different players."))
+        a, b = (p if isinstance(p, Player) else player_create(name=p) for p in given)
         if a == b:
             raise TournamentError(gettext("A team has two different players."))
         return team_get_or_create(name=name, players=(a, b))
@@ -155,10 +165,14 @@ def entry_register(
     players: Sequence[str],
     status: str = Entry.Status.REGISTERED,
     contact="",
+    player_ids: Sequence[int | None] | None = None,
+    user: Any = None,
 ) -> Entry:
+    """Enter a team. Names make new players; the organizer (``user``) may pick existing players,
+    ones they may see, by ``player_ids`` (two ids or nulls, beside the names)."""
     if tournament.status != Tournament.Status.REGISTRATION:
         raise TournamentError(gettext("Registration is closed: the tournament has started."))
-    team = _team(name, players)
+    team = _team(name, players, player_ids, user)
     if Entry.objects.filter(tournament=tournament, team=team).exists():
         raise TournamentError(gettext("%(team)s is already entered.") % {"team": team.name})
     taken = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.WITHDRAWN)
@@ -172,7 +186,8 @@ def entry_register(
 
 
 def entry_signup(*, tournament: Tournament, name: str, players: Sequence[str], contact: str = "") -> Entry:
-    """A public sign-up: the entry waits for the organizer's approval."""
+    """A public sign-up: the entry waits for the organizer's approval. Its names are always new players:
+    whoever signs up cannot attach anyone existing (the organizer may, by registering them)."""
     if not tournament.signup_open or not tournament.public:
         raise TournamentError(gettext("This tournament takes no sign-ups."))
     return entry_register(
@@ -623,9 +638,8 @@ def round_start(*, rnd: Round, user: Any = None) -> Round:
     ):
         if table.is_bye:
             continue
-        teams = [
-            (e.team.name, (e.team.player_a.name, e.team.player_b.name)) for e in (table.entry0, table.entry1)
-        ]
+        # The entries' own people (and so their teams): a name would make new players.
+        teams = [(e.team.name, (e.team.player_a, e.team.player_b)) for e in (table.entry0, table.entry1)]
         table.match = scoring_services.match_create(
             teams=teams, ruleset=tournament.ruleset, options=options, created_by=user
         )

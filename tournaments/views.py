@@ -12,8 +12,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
+
+from config.ratelimits import failed_lookups_limited
 
 from . import selectors, services
 from .forms import EntryForm, SwapForm, TournamentForm
@@ -55,14 +57,14 @@ def _done(request: HttpRequest, tournament: Tournament, action: Callable, succes
 # Public -------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(
         request, "tournaments/list.html", {"tournaments": selectors.tournament_list(user=request.user)}
     )
 
 
-@require_GET
+@require_safe
 def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _visible(request, slug)
     context = {
@@ -75,7 +77,7 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/home.html", context)
 
 
-@require_GET
+@require_safe
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _visible(request, slug)
     rnd = get_object_or_404(tournament.rounds, number=number)
@@ -83,7 +85,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "tournaments/round.html", context)
 
 
-@require_GET
+@require_safe
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _visible(request, slug)
     context = {"tournament": tournament, "standings": selectors.standings_get(tournament=tournament)}
@@ -91,7 +93,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 def entry_detail(request: HttpRequest, slug: str, entry_pk: int) -> HttpResponse:
     tournament = _visible(request, slug)
     entry = get_object_or_404(selectors.entries(tournament=tournament), pk=entry_pk)
@@ -99,6 +101,7 @@ def entry_detail(request: HttpRequest, slug: str, entry_pk: int) -> HttpResponse
     return render(request, "tournaments/entry.html", context)
 
 
+@ratelimit(key="ip", rate="10/h", method="POST", block=True)  # sign-ups from one address: 10 an hour
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _visible(request, slug)
@@ -121,8 +124,10 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/signup.html", {"tournament": tournament, "form": form}, status=status)
 
 
-@ratelimit(key="ip", rate="30/m", block=True)  # a table's secret is not to be guessed
-@require_GET
+# A table's secret is not to be guessed: failed look-ups are limited per address, a tablet opening
+# its own link is not.
+@failed_lookups_limited(group="tsoxa.scorekeeper_link")
+@require_safe
 def scorekeeper_link(request: HttpRequest, token: str) -> HttpResponse:
     """The secret link of one table: it opens that table's sheet (and only grants that one)."""
     table = get_object_or_404(Table.objects.select_related("match"), token=token)
@@ -253,7 +258,7 @@ def round_start(request: HttpRequest, tournament: Tournament, number: int) -> Ht
 
 
 @organizer_only
-@require_GET
+@require_safe
 def round_links(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Printable: every table's scorekeeper link and its QR code."""
     rnd = get_object_or_404(tournament.rounds, number=number)
@@ -268,14 +273,14 @@ def round_links(request: HttpRequest, tournament: Tournament, number: int) -> Ht
 
 
 @organizer_only
-@require_GET
+@require_safe
 def audit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Who changed what, and when: entries, rounds, tables, matches and every deal."""
     return render(request, "tournaments/audit.html", {"tournament": tournament,
                   "rows": selectors.audit(tournament=tournament)})  # fmt: skip
 
 
-@require_GET
+@require_safe
 def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The round on A4 to pin up: pairings by table and the standings. Public: no scorekeeper link on it
     (those are on the organizer's links page)."""

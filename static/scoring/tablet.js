@@ -109,17 +109,91 @@ window.tsoxaI18n = {
     });
   }
   document.addEventListener("input", function (e) { if (e.target.matches("input[data-seat]")) seatLabels(); });
-  document.addEventListener("change", function (e) {
-    const pick = e.target.closest("select[name$='_pick']");
-    const data = document.getElementById("earlier-teams");
-    if (!pick || !data || !pick.value) return;
-    const team = JSON.parse(data.textContent)[pick.value];
-    const prefix = pick.name.replace("_pick", "");
-    [["_name", 0], ["_player_a", 1], ["_player_b", 2]].forEach(function (pair) {
-      const field = document.querySelector(`input[name="${prefix + pair[0]}"]`);
-      if (field) field.value = team[pair[1]];
+
+  // Start a match: the pickers. Two letters or more typed in a name ask the server for the players
+  // (or teams) of that name that this person may see; tapping one picks that person: a hidden id
+  // beside the name. A name typed and not picked is a new player, as it is without this file.
+  // An empty name offers the players and teams of this tablet's recent matches.
+  const field = function (name) { return document.querySelector(`input[name="${name}"]`); };
+  const pickId = function (input) { return document.querySelector(`input[data-pick-id="${input.name}"]`); };
+  const teamPick = function (t) { return document.querySelector(`.team-pick[data-team="${t}"]`); };
+  const asked = {};
+  let typing = null;
+
+  function unpick(input) {
+    const id = pickId(input);
+    if (id) id.value = "";
+    input.classList.remove("picked");
+  }
+  function search(input) {
+    const root = input.closest("[data-search-url]");
+    const box = document.getElementById("picks-" + input.name);
+    if (!root || !box) return;
+    const url = new URL(root.dataset.searchUrl, window.location.href);
+    url.searchParams.set("kind", input.dataset.search);
+    url.searchParams.set("q", input.value.trim());
+    const ticket = (asked[input.name] = (asked[input.name] || 0) + 1);  // only the latest answer shows
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (html) { if (ticket === asked[input.name]) box.innerHTML = html; })
+      .catch(function () { /* offline: the name typed stays a new player */ });
+  }
+  function setPlayer(input, name, id) {
+    input.value = name;
+    const hidden = pickId(input);
+    if (hidden) hidden.value = id || "";
+    input.classList.toggle("picked", !!id);
+  }
+  function fillTeam(t, data) {
+    const name = field(`team${t}_name`);
+    if (name) name.value = data.name || "";
+    [["player_a", data.playerA, data.playerAId], ["player_b", data.playerB, data.playerBId]].forEach(function (p) {
+      const input = field(`team${t}_${p[0]}`);
+      if (input) setPlayer(input, p[1] || "", p[2]);
     });
     seatLabels();
+  }
+
+  document.addEventListener("input", function (e) {
+    const input = e.target.closest("input[data-search]");
+    if (!input) return;
+    // Changed by hand: no longer the person (or the team) picked.
+    if (input.dataset.search === "player") unpick(input);
+    const pick = teamPick(input.dataset.team);
+    if (pick) pick.value = "";
+    clearTimeout(typing);
+    typing = setTimeout(function () { search(input); }, 250);
+  });
+  document.addEventListener("focusin", function (e) {
+    const input = e.target.closest("input[data-search]");
+    if (input && !input.value.trim()) search(input);
+  });
+  document.addEventListener("click", function (e) {
+    const button = e.target.closest("button.pick");
+    const box = button && button.closest(".picks");
+    const input = box && field(box.id.replace(/^picks-/, ""));
+    if (!input) return;
+    if (button.dataset.pickPlayer) {
+      setPlayer(input, button.dataset.name, button.dataset.pickPlayer);
+      seatLabels();
+    } else if (button.dataset.pickTeam) {
+      const pick = teamPick(input.dataset.team);
+      if (pick && pick.tagName === "SELECT" && !pick.querySelector(`option[value="${button.dataset.pickTeam}"]`)) {
+        const option = new Option(button.textContent.trim(), button.dataset.pickTeam);
+        Object.assign(option.dataset, button.dataset);
+        pick.add(option);
+      }
+      if (pick) pick.value = button.dataset.pickTeam;
+      fillTeam(input.dataset.team, button.dataset);
+    }
+    box.innerHTML = "";
+  });
+  // An earlier team chosen in the list fills its fields; "a new team" empties them.
+  document.addEventListener("change", function (e) {
+    const pick = e.target.closest("select.team-pick");
+    if (!pick) return;
+    const option = pick.selectedOptions[0];
+    fillTeam(pick.dataset.team, pick.value && option ? option.dataset : {});
   });
 
   // Start a match: only the chosen game's options are shown (all of them without JavaScript).
@@ -229,4 +303,22 @@ window.tsoxaI18n = {
   window.addEventListener("online", resend);
   document.addEventListener("DOMContentLoaded", function () { show(); resend(); });
   document.addEventListener("htmx:afterSettle", function () { show(); });
+})();
+
+// The Content-Security-Policy (config/settings/base.py) runs no inline handler and no evaluated
+// code: what the templates would otherwise have written inline is done here.
+(function () {
+  "use strict";
+  // A form with data-question asks it before it is sent (deleting a deal).
+  document.addEventListener("submit", function (e) {
+    const f = e.target;
+    if (f instanceof HTMLFormElement && f.dataset.question && !window.confirm(f.dataset.question)) {
+      e.preventDefault();
+    }
+  });
+  // A page that follows results (hx-trigger="every …") asks nothing while it is hidden.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    const trigger = (e.detail.elt && e.detail.elt.getAttribute("hx-trigger")) || "";
+    if (/^\s*every\s/.test(trigger) && document.visibilityState !== "visible") e.preventDefault();
+  });
 })();

@@ -133,8 +133,12 @@ def api(users):
 
 @pytest.fixture
 def standalone(scorekeeper, player_user):
-    """A Mpourloto match to 1000 (not in a tournament), kept by ``scorekeeper``: three deals."""
-    match = scoring.match_create(teams=TEAMS, first_dealer=0, created_by=scorekeeper)
+    """A Mpourloto match to 1000 (not in a tournament), kept by ``scorekeeper``: three deals. Nikos is
+    ``player_user``'s player (picked: a name typed would be a new Nikos)."""
+    (team0, (_, eleni)), team1 = TEAMS
+    match = scoring.match_create(
+        teams=[(team0, (player_user.player, eleni)), team1], first_dealer=0, created_by=scorekeeper
+    )
     for deal in MATCH_DEALS:
         scoring.deal_record(match=match, deal=deal, user=scorekeeper)
     match.refresh_from_db()

@@ -543,12 +543,18 @@ def test_the_organizer_enters_a_team(api, open_tournament):
     body = response.json()
     assert (body["team"], body["players"], body["status"]) == ("Dolphins", ["Eva", "Filippos"], "registered")
     assert open_tournament.entries.count() == 3
+    team = open_tournament.entries.get(pk=body["id"]).team
+    ids = [team.player_a_id, team.player_b_id]  # the same people again: picked by id, not by name
     again = client.post(
-        url(open_tournament, "entries/"), {"name": "Dolphins", "players": ["Eva", "Filippos"]}, format="json"
+        url(open_tournament, "entries/"),
+        {"name": "Dolphins", "players": ["Eva", "Filippos"], "player_ids": ids},
+        format="json",
     )
     assert again.status_code == 400 and "already entered" in again.json()["detail"]
     clash = client.post(
-        url(open_tournament, "entries/"), {"name": "Whales", "players": ["Eva", "Gina"]}, format="json"
+        url(open_tournament, "entries/"),
+        {"name": "Whales", "players": ["Eva", "Gina"], "player_ids": [ids[0], None]},
+        format="json",
     )
     assert clash.status_code == 400 and "already plays" in clash.json()["detail"]
 

@@ -31,8 +31,9 @@ def test_match_create_seats_partners_opposite_and_keeps_every_option(match):
     assert match.status == "in_progress"
 
 
-def test_match_create_reuses_players_and_teams_by_name(match):
-    again = services.match_create(teams=[("kafeneio a", ("NIKOS", "eleni")), ("Other", ("Kostas", "Sofia"))])
+def test_match_create_reuses_the_team_of_picked_players_by_name(match):
+    picked = (match.seat0, match.seat2)  # Nikos and Eleni, picked: a typed name would be a new player
+    again = services.match_create(teams=[("kafeneio a", picked), ("Other", ("Kostas", "Sofia"))])
     assert again.team0 == match.team0
     assert Player.objects.count() == 6
     assert Team.objects.count() == 3

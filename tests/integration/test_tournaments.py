@@ -81,10 +81,16 @@ def test_bad_set_up_is_refused(organizer, settings, words):
 
 def test_entries_signup_check_in_and_start(organizer):
     t = make(organizer, teams=3, signup_open=True)
+    team = t.entries.get(team__name="Team 1").team
+    ids = [team.player_a_id, team.player_b_id]  # the same people: picked by the organizer, by id
     with pytest.raises(services.TournamentError, match="already entered"):
-        services.entry_register(tournament=t, name="Team 1", players=["P0a", "P0b"])
+        services.entry_register(
+            tournament=t, name="Team 1", players=["P0a", "P0b"], player_ids=ids, user=organizer
+        )
     with pytest.raises(services.TournamentError, match="already plays for Team 1"):
-        services.entry_register(tournament=t, name="New", players=["P0a", "Zoe"])
+        services.entry_register(
+            tournament=t, name="New", players=["P0a", "Zoe"], player_ids=[ids[0], None], user=organizer
+        )
     pending = services.entry_signup(tournament=t, name="Walk-ins", players=["Ann", "Bob"], contact="69 000")
     assert pending.status == Entry.Status.PENDING
     services.entry_set_status(entry=pending, status=Entry.Status.REGISTERED)
