@@ -13,8 +13,9 @@ from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
 from django.utils.timezone import localtime
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.authentication import CSRFCheck
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -23,9 +24,40 @@ from players.models import Player, Team
 
 from . import selectors, services
 from .models import RULESET_KEYS, Deal, Match
-from .permissions import can_keep, can_write
+from .permissions import SESSION_KEY, can_keep, can_write
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("8f5b8f0e-3c57-4f43-9a63-5d2f8f0c9b1e")
+# Request examples: the docs show them, and the schema-driven test run sends them, so that the write
+# endpoints are exercised with data they accept, not only with data they refuse.
+EXAMPLE_TEAMS = [
+    {"name": "Kafeneio A", "players": ["Nikos", "Eleni"]},
+    {"name": "Kafeneio B", "players": ["Giorgos", "Maria"]},
+]
+EXAMPLE_DEAL = {"maker": 0, "card_points": [90, 62], "last_trick": 0, "melds": [["seq3"], []]}
+DEAL_EXAMPLES = [
+    OpenApiExample("A made deal", value=EXAMPLE_DEAL, request_only=True),
+    OpenApiExample("All passed", value={"thrown_in": True}, request_only=True),
+]
+MATCH_EXAMPLE = OpenApiExample(
+    "A Mpourloto match", value={"ruleset": "mpourloto", "teams": EXAMPLE_TEAMS}, request_only=True
+)
+IMPORT_EXAMPLE = OpenApiExample(
+    "A match file",
+    value={
+        "ruleset": "mpourloto",
+        "teams": EXAMPLE_TEAMS,
+        "first_dealer": 0,
+        "deals": [{"thrown_in": True}, EXAMPLE_DEAL],
+    },
+    request_only=True,
+)
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description='The match\'s `version` the client last saw (`"7"`, `W/"7"` or `7`): the change is made only '
+    "if the match is still at that version, else 412 with the current version and nothing changed.",
+)
 
 
 # Serializers -------------------------------------------------------------------------
@@ -49,8 +81,26 @@ class TeamSerializer(serializers.ModelSerializer):
 
 
 class MatchTeamSerializer(serializers.Serializer):
+    """A team as in a match file; ``id`` and ``player_ids`` pick existing people, names alone make new
+    players (a typed name never becomes someone who exists)."""
+
     name = serializers.CharField(max_length=80)
     players = serializers.ListField(child=serializers.CharField(max_length=80), min_length=2, max_length=2)
+    id = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        allow_null=True,
+        help_text="An existing team picked by id (GET /api/v1/teams/): its name and players must be the "
+        "ones given.",
+    )
+    player_ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, allow_null=True),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="Existing players picked by id, in the order of ``players`` (null: a new player of that "
+        "name); each picked player's name must be the one given.",
+    )
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -183,23 +233,45 @@ class MatchFilter(django_filters.FilterSet):
 
 
 def visible_matches(user):
-    """Standalone matches, those of public tournaments, and of the private ones this account organizes."""
-    visible = Q(table__isnull=True) | Q(table__round__tournament__public=True)
-    if user.is_authenticated:
-        visible |= Q(table__round__tournament__organizer=user) | Q(keepers=user)
-    return Match.objects.filter(visible).distinct()
+    """Standalone matches, those of public tournaments, and of the private ones this account organizes,
+    keeps or plays in (``selectors.match_visibility``: the one rule for lists)."""
+    return selectors.visible_matches(user)
 
 
 # Views -----------------------------------------------------------------------------------
 
 
+def _enforce_csrf(request) -> None:
+    """A write from a browser's session (a table's tablet, no account) needs the page's CSRF token,
+    as DRF's SessionAuthentication asks of signed-in sessions."""
+    check = CSRFCheck(lambda _request: None)
+    check.process_request(request._request)
+    reason = check.process_view(request._request, None, (), {})
+    if reason:
+        raise PermissionDenied(f"CSRF failed: {reason}")
+
+
+def actor(request):
+    """Who is writing, for the history: the account, or nobody (a table's tablet)."""
+    return request.user if request.user.is_authenticated else None
+
+
 class KeeperOrReadOnly(permissions.BasePermission):
+    """Reads for anyone who may see the match; writes for its scorekeepers: an account, or the
+    session of a tablet that opened a table's link (with its CSRF token), for that table's match."""
+
     message = "Only this match's scorekeepers (or its tournament's organizer) may change it."
+    ACCOUNT_ONLY = ("create", "import_file")  # a new match needs an account
 
     def has_permission(self, request, view) -> bool:
         if request.method in permissions.SAFE_METHODS:
             return True
-        return can_write(request.user) or bool(request.session.get("scorekeeper_matches"))
+        if request.user.is_authenticated:
+            return can_write(request.user)
+        if getattr(view, "action", None) in self.ACCOUNT_ONLY or not request.session.get(SESSION_KEY):
+            return False
+        _enforce_csrf(request)
+        return True
 
     def has_object_permission(self, request, view, obj) -> bool:
         if request.method in permissions.SAFE_METHODS:
@@ -236,14 +308,36 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             raise PermissionDenied(KeeperOrReadOnly.message)
         return match
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: MatchDetailSerializer})
+    def _if_match(self) -> int | None:
+        """The match version the client last saw, from ``If-Match`` (``"7"``, ``W/"7"`` or ``7``);
+        ``*`` or none: no check. A value that is no version never matches (412)."""
+        header = self.request.headers.get("If-Match", "").strip()
+        if not header or header == "*":
+            return None
+        value = header.removeprefix("W/").strip().strip('"')
+        return int(value) if re.fullmatch(r"[0-9]{1,9}", value) else -1
+
+    @extend_schema(
+        request=MatchCreateSerializer, responses={201: MatchDetailSerializer}, examples=[MATCH_EXAMPLE]
+    )
     def create(self, request):
         """Start a match: rule set, options, two teams (seated 0/2 and 1/3), the first dealer."""
         data = MatchCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
+        teams = [
+            selectors.team_entry(
+                name=t["name"],
+                players=t["players"],
+                player_ids=t.get("player_ids"),
+                team_id=t.get("id"),
+                user=request.user,
+                field=f"teams[{i}]",
+            )
+            for i, t in enumerate(d["teams"])
+        ]
         match = services.match_create(
-            teams=[(t["name"], t["players"]) for t in d["teams"]],
+            teams=teams,
             ruleset=d["ruleset"],
             options=d["options"],
             first_dealer=d["first_dealer"],
@@ -254,6 +348,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(
         request=OpenApiTypes.OBJECT,
         responses={201: MatchDetailSerializer},
+        examples=[IMPORT_EXAMPLE],
         description="A match file (FORMAT.md) with its deals: the same checks as the tablet; a bad file "
         "saves nothing and the error names the deal and the field.",
     )
@@ -276,12 +371,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
         return response
 
-    @extend_schema(request=None, responses={200: MatchDetailSerializer})
+    @extend_schema(request=None, responses={200: MatchDetailSerializer}, parameters=[IF_MATCH])
     @action(detail=True, methods=["post"])
     def finish(self, request, pk=None):
         """End the match now (by agreement): the higher total wins, equal totals are a draw."""
         match = self._writable(self.get_object())
-        services.match_finish(match=match, user=request.user)
+        services.match_finish(match=match, user=actor(request), expected_version=self._if_match())
         match.refresh_from_db()
         return Response(MatchDetailSerializer(match).data)
 
@@ -293,6 +388,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(
         methods=["POST"],
         request=DEAL_SCHEMA,
+        examples=DEAL_EXAMPLES,
         responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
         parameters=[
             OpenApiParameter(
@@ -300,8 +396,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                 OpenApiTypes.STR,
                 OpenApiParameter.HEADER,
                 description="A client key: the same deal sent again with it is recorded once (200 and the "
-                "first result).",
-            )
+                "first result); the key sent with a different deal is refused (409) and nothing is stored.",
+            ),
+            IF_MATCH,
         ],
         description="Record a deal (FORMAT.md's deal) at the end of the match.",
     )
@@ -315,40 +412,60 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         self._writable(match)
         key = request.headers.get("Idempotency-Key")
         client_key = uuid.uuid5(IDEMPOTENCY_NAMESPACE, key) if key else None
-        deal = services.deal_record(match=match, deal=request.data, client_key=client_key, user=request.user)
+        deal = services.deal_record(
+            match=match,
+            deal=request.data,
+            client_key=client_key,
+            user=actor(request),
+            expected_version=self._if_match(),
+        )
         created = getattr(deal, "created", False)  # decided under the match's row lock: one 201 per key
         return Response(self._deal_reply(match, deal), status=status.HTTP_201_CREATED if created else 200)
 
     def _deal_reply(self, match: Match, deal: Deal) -> dict[str, Any]:
-        data = selectors.match_sheet(match=Match.objects.get(pk=match.pk))
+        match = Match.objects.get(pk=match.pk)
+        data = selectors.match_sheet(match=match)
         number = next((line.row.number for line in data.lines if line.deal.pk == deal.pk), None)
-        return {"deal": deal_out(deal, number), "sheet": data.sheet.to_dict()}
+        return {"deal": deal_out(deal, number), "sheet": data.sheet.to_dict(), "version": match.version}
 
     @extend_schema(
         methods=["PUT"],
         request=DEAL_SCHEMA,
+        examples=DEAL_EXAMPLES,
         responses={200: OpenApiTypes.OBJECT},
-        description="Correct a deal; the earlier version stays in its history.",
+        parameters=[IF_MATCH],
+        description="Correct a deal; the earlier version stays in its history. Of two corrections sent "
+        "with the same `If-Match`, one is made and the other answered 412.",
     )
     @extend_schema(
-        methods=["DELETE"], responses={204: None}, description="Delete a deal (kept in its history)."
+        methods=["DELETE"],
+        responses={204: None},
+        parameters=[IF_MATCH],
+        description="Delete a deal (kept in its history).",
     )
     @action(detail=True, methods=["put", "delete"], url_path=r"deals/(?P<deal_id>\d+)")
     def deal(self, request, pk=None, deal_id=None):
         match = self._writable(self.get_object())
         deal = get_object_or_404(match.deals.filter(deleted_at__isnull=True), pk=deal_id)
         if request.method == "DELETE":
-            services.deal_delete(deal=deal, user=request.user)
+            services.deal_delete(deal=deal, user=actor(request), expected_version=self._if_match())
             return Response(status=status.HTTP_204_NO_CONTENT)
-        deal = services.deal_correct(deal=deal, data=request.data, user=request.user)
+        deal = services.deal_correct(
+            deal=deal, data=request.data, user=actor(request), expected_version=self._if_match()
+        )
         return Response(self._deal_reply(match, deal))
 
 
 @extend_schema(tags=["players"])
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+    """Players, but those known only from private tournaments this account does not organize."""
+
     serializer_class = PlayerSerializer
     queryset = Player.objects.order_by("id")
     filterset_fields = {"name": ["exact", "icontains"]}
+
+    def get_queryset(self):
+        return selectors.visible_players(self.request.user).order_by("id")
 
     @extend_schema(responses={200: MatchListSerializer(many=True)}, description="The player's matches.")
     @action(detail=True, methods=["get"], filter_backends=[])
@@ -367,6 +484,12 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
 
 @extend_schema(tags=["players"])
 class TeamViewSet(viewsets.ReadOnlyModelViewSet):
+    """Teams, but those known only from private tournaments this account does not organize."""
+
     serializer_class = TeamSerializer
     queryset = Team.objects.select_related("player_a", "player_b").order_by("id")
     filterset_fields = {"name": ["exact", "icontains"]}
+
+    def get_queryset(self):
+        teams = selectors.visible_teams(self.request.user)
+        return teams.select_related("player_a", "player_b").order_by("id")

@@ -43,6 +43,7 @@ ENGINE_MESSAGES = (
     gettext_noop("must be a whole number"),
     gettext_noop("the target is between 1 and %(most)s points"),
     gettext_noop("a match of a fixed number of deals has 1 to %(most)s (0: to the target)"),
+    gettext_noop("a match ended by agreement ends after 1 to %(most)s deals (0: not ended so)"),
     gettext_noop("%(game)s has no meld %(meld)s; its melds are %(melds)s"),
     gettext_noop("a team can show at most %(n)s melds (two per player)"),
     gettext_noop("a deal has only one %(four)s"),
@@ -123,6 +124,14 @@ ENGINE_MESSAGES = (
         "here it is; check it and record the deal again"
     ),
     gettext_noop("this deal was deleted; it can no longer be corrected"),
+    gettext_noop("this result is already confirmed"),
+    gettext_noop("a player confirms for their own team only"),
+    gettext_noop(
+        "the sheet changed since you last saw it (another tablet recorded or corrected a deal): "
+        "here it is as it is now; check it and try again"
+    ),
+    gettext_noop("this key was already used for another deal: a new deal needs a new key"),
+    gettext_noop("a match file to import has at most %(most)s deals; this one has %(count)s"),
 )
 TRANSLATED_PARTS = frozenset({"game", "four"})
 

@@ -100,6 +100,9 @@ class Deal(models.Model):
     client_key = models.UUIDField(
         null=True, blank=True, help_text="Sent with the form: a resend records once"
     )
+    client_fingerprint = models.CharField(
+        max_length=64, blank=True, default="", help_text="What the deal said when first sent with its key"
+    )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -26,36 +26,84 @@ def can_write(user: Any) -> bool:
     return club is None or club.can_write
 
 
-def tournament_of(match: Match):
+def table_of(match: Match):
     try:
-        return match.table.round.tournament
+        return match.table
     except ObjectDoesNotExist:
         return None
 
 
-def can_keep(user: Any, match: Match, session: Any = None) -> bool:
-    """May this person record, correct or delete the match's deals?"""
-    if session is not None and match.pk in session.get(SESSION_KEY, []):
-        return True
+def tournament_of(match: Match):
+    table = table_of(match)
+    return None if table is None else table.round.tournament
+
+
+def organizes(user: Any, match: Match) -> bool:
+    """The match's tournament's organizer (or a superuser): may correct it whenever, audited."""
     if not can_write(user):
         return False
-    if user.is_superuser or match.keepers.filter(pk=user.pk).exists():
-        return True
     tournament = tournament_of(match)
-    return tournament is not None and tournament.organizer_id == user.pk
+    return tournament is not None and (user.is_superuser or tournament.organizer_id == user.pk)
+
+
+def open_at_the_table(match: Match) -> bool:
+    """May the table still change the result? A tournament's match while its round is being played
+    and the tournament runs; any match until its result has been confirmed. After that only the
+    organizer changes it (every change is in the history and on the audit page)."""
+    if match.status == Match.Status.FINISHED and match.confirmed_at is not None:
+        return False
+    table = table_of(match)
+    if table is None:
+        return True
+    return table.open_for_scoring  # the tournament's own rule (tournaments builds on scoring)
+
+
+def can_keep(user: Any, match: Match, session: Any = None) -> bool:
+    """May this person record, correct or delete the match's deals now?"""
+    if organizes(user, match):
+        return True
+    is_open = open_at_the_table(match)
+    if is_open and session is not None and match.pk in session.get(SESSION_KEY, []):
+        return True
+    if not can_write(user) or not (user.is_superuser or match.keepers.filter(pk=user.pk).exists()):
+        return False
+    # An account that keeps a match outside any tournament may still correct it once confirmed (the
+    # change asks for a new confirmation); a tournament's match is the organizer's then.
+    return is_open or table_of(match) is None
+
+
+def settled_for(user: Any, match: Match, session: Any = None) -> bool:
+    """Was this a scorekeeper of the match (its table's tablet, a keeper account) whose writes are now
+    closed, the round over or the result confirmed? Their sheet says so."""
+    if can_keep(user, match, session):
+        return False
+    at_table = session is not None and match.pk in session.get(SESSION_KEY, [])
+    return at_table or (user.is_authenticated and match.keepers.filter(pk=user.pk).exists())
+
+
+def seated_team(user: Any, match: Match) -> int | None:
+    """The team of the signed-in player, if they sit at this match."""
+    player = getattr(user, "player", None) if user.is_authenticated else None
+    if player is None:
+        return None
+    seats = (match.seat0_id, match.seat1_id, match.seat2_id, match.seat3_id)
+    return seats.index(player.pk) % 2 if player.pk in seats else None
+
+
+def confirm_teams(user: Any, match: Match, session: Any = None) -> tuple[int, ...]:
+    """The teams this person may confirm the result for: a signed-in player only their own team; the
+    tablet at the table (or the organizer) either, as the team that checks it taps; nobody once the
+    result is confirmed."""
+    if match.confirmed_at is not None:
+        return ()
+    team = seated_team(user, match)
+    if team is not None:
+        return (team,)
+    return (0, 1) if can_keep(user, match, session) else ()
 
 
 def can_confirm(user: Any, match: Match, session: Any = None) -> bool:
-    """The tablet at the table, or a player of the match signed in with their own account."""
-    if can_keep(user, match, session):
-        return True
-    player = getattr(user, "player", None) if user.is_authenticated else None
-    return player is not None and player.pk in {
-        match.seat0_id,
-        match.seat1_id,
-        match.seat2_id,
-        match.seat3_id,
-    }
+    return bool(confirm_teams(user, match, session))
 
 
 def can_see(user: Any, match: Match, session: Any = None) -> bool:
@@ -64,6 +112,10 @@ def can_see(user: Any, match: Match, session: Any = None) -> bool:
     tournament = tournament_of(match)
     if tournament is None or tournament.public:
         return True
-    if can_confirm(user, match, session):
+    if session is not None and match.pk in session.get(SESSION_KEY, []):
         return True
-    return user.is_authenticated and (user.pk == tournament.organizer_id or user.is_superuser)
+    if seated_team(user, match) is not None:
+        return True
+    return user.is_authenticated and (
+        user.pk == tournament.organizer_id or user.is_superuser or match.keepers.filter(pk=user.pk).exists()
+    )

@@ -7,18 +7,22 @@ it and after it) before anything is saved; a refused deal raises
 
 from __future__ import annotations
 
-import dataclasses
+import hashlib
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
 
-from players.services import player_get_or_create, team_get_or_create
+from players.models import Player
+from players.services import player_create, player_name_clean, team_get_or_create
 
-from . import engine
+from . import engine, selectors
 from .models import Deal, Match
 from .signals import match_changed
 
@@ -41,7 +45,31 @@ def _locked(match: Match) -> Match:
 
 
 class StaleSheet(engine.ScoringError):
-    """The deal was entered on a sheet that has changed since."""
+    """The change was asked for on a sheet that has changed since (another tablet or client wrote)."""
+
+    def __init__(self, message: str | None = None, *, version: int) -> None:
+        super().__init__(
+            message
+            or "the sheet changed since you last saw it (another tablet recorded or corrected a deal): "
+            "here it is as it is now; check it and try again"
+        )
+        self.version = version  # the match's version now
+
+
+class IdempotencyConflict(engine.ScoringError):
+    """A client key sent again with a different deal: nothing is stored."""
+
+
+def _check_version(match: Match, expected_version: int | None) -> None:
+    """Refuse a change asked for on an older sheet than the locked match's (None: no check)."""
+    if expected_version is not None and expected_version != match.version:
+        raise StaleSheet(version=match.version)
+
+
+def fingerprint(deal: engine.Deal) -> str:
+    """What a deal says, as a short hash: a resend under the same client key must say the same."""
+    text = json.dumps(deal.to_dict(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def suffered(sheet: engine.Sheet) -> list[int]:
@@ -75,31 +103,37 @@ def _apply(match: Match, sheet: engine.Sheet, user: Any) -> None:
 @transaction.atomic
 def match_create(
     *,
-    teams: Sequence[tuple[str, Sequence[str]]],
+    teams: Sequence[tuple[str, Sequence[Player | str]]],
     ruleset: str = "mpourloto",
     options: Mapping[str, Any] | None = None,
     first_dealer: int = 0,
     created_by: Any = None,
 ) -> Match:
-    """Start a match: two teams of (name, (player, player)), seated 0/2 and 1/3."""
+    """Start a match: two teams of (name, (player, player)), seated 0/2 and 1/3.
+
+    A player is a ``Player`` the caller picked (``scoring.selectors.team_entry`` resolves ids, where
+    the caller may see them) or a name, which always makes a new player: a typed name never becomes
+    an existing person. The team of that name with these two partners is reused, else made."""
     rules = engine.get_ruleset(ruleset)
     opts = rules.options(options)
     if first_dealer not in range(4):
         raise engine.ScoringError("the first dealer must be one of the four seats", field="first_dealer")
     if len(teams) != 2:
         raise engine.ScoringError("a match has two teams", field="teams")
-    players = [[player_get_or_create(name=name) for name in names] for _, names in teams]
-    if any(len(pair) != 2 for pair in players):
+    if any(len(names) != 2 for _, names in teams):
         raise engine.ScoringError("each team has two players", field="teams")
-    if len({p.pk for pair in players for p in pair}) != 4:
+    given = [[p if isinstance(p, Player) else player_name_clean(p) for p in names] for _, names in teams]
+    if len({p.pk if isinstance(p, Player) else p.casefold() for pair in given for p in pair}) != 4:
+        # the same player picked twice, or the same new name typed twice
         raise engine.ScoringError("four different players are needed: a player sits only once", field="teams")
+    players = [[p if isinstance(p, Player) else player_create(name=p) for p in pair] for pair in given]
     team0, team1 = (
         team_get_or_create(name=name, players=(pair[0], pair[1]))
         for (name, _), pair in zip(teams, players, strict=True)
     )
     match = Match(
         ruleset=ruleset,
-        options=dataclasses.asdict(opts),  # every option spelt out: a later default cannot change it
+        options=rules.spelt_out(opts),  # every option spelt out: a later default cannot change it
         target=opts.target,
         team0=team0,
         team1=team1,
@@ -118,21 +152,61 @@ def match_create(
     return match
 
 
+def _import_size_check(data: Any) -> None:
+    """Refuse a file of more deals than ``TSOXA_IMPORT_MAX_DEALS`` before anything is read or replayed."""
+    most = settings.TSOXA_IMPORT_MAX_DEALS
+    deals = data.get("deals") if isinstance(data, Mapping) else None
+    if isinstance(deals, Sequence) and not isinstance(deals, str | bytes) and len(deals) > most:
+        raise engine.ScoringError(
+            f"a match file to import has at most {most} deals; this one has {len(deals)}", field="deals"
+        )
+
+
+def _import_deals(match: Match, deals: Sequence[engine.Deal], user: Any) -> None:
+    """The file's deals saved in one go, each with its history row created by ``user``."""
+    rows = [
+        Deal(match=match, position=position, data=deal.to_dict(), entered_by=user)
+        for position, deal in enumerate(deals, start=1)
+    ]
+    bulk_create_with_history(rows, Deal, default_user=user)
+
+
 @transaction.atomic
 def match_import(*, data: Mapping[str, Any], created_by: Any = None) -> Match:
-    """A match file (FORMAT.md) becomes a match with its deals, all or nothing."""
+    """A match file (FORMAT.md) becomes a match with its deals, all or nothing.
+
+    The whole file is checked by one replay (``engine.load_match``), its deals are saved in bulk and
+    the match takes its verdict from that one sheet; a file of more than ``TSOXA_IMPORT_MAX_DEALS``
+    deals is refused before it is read. The match ends as if its deals had been recorded one by one
+    (the same rows, and a version that counts them).
+    """
+    _import_size_check(data)
     match_file = engine.load_match(data)  # every deal checked first: a bad file saves nothing
     if match_file.teams is None:
         raise engine.ScoringError("a match file to import names its two teams", field="teams")
+    # Beside the names, a team may pick existing people: ``player_ids`` and its ``id`` (team_entry).
+    teams = [
+        selectors.team_entry(
+            name=t.name,
+            players=t.players,
+            player_ids=raw.get("player_ids"),
+            team_id=raw.get("id"),
+            user=created_by,
+            field=f"teams[{i}]",
+        )
+        for i, (t, raw) in enumerate(zip(match_file.teams, data["teams"], strict=True))
+    ]
     match = match_create(
-        teams=[(t.name, t.players) for t in match_file.teams],
+        teams=teams,
         ruleset=match_file.ruleset,
         options=match_file.options,
         first_dealer=match_file.first_dealer,
         created_by=created_by,
     )
-    for deal in match_file.deals:
-        deal_record(match=match, deal=deal, user=created_by)
+    if match_file.deals:
+        _import_deals(match, match_file.deals, created_by)
+        match.version = len(match_file.deals) - 1  # _apply counts the last one
+        _apply(match, match_file.sheet(), created_by)
     return match
 
 
@@ -144,6 +218,8 @@ def match_confirm(*, match: Match, team: int, user: Any = None) -> Match:
         raise engine.ScoringError("only a finished match can be confirmed")
     if team not in (0, 1):
         raise engine.ScoringError("the confirming team is 0 or 1", field="team")
+    if match.confirmed_at is not None:
+        raise engine.ScoringError("this result is already confirmed")
     match.confirmed_by_team, match.confirmed_at, match.confirmed_by = team, timezone.now(), user
     match._history_user = user
     match.save()
@@ -152,17 +228,18 @@ def match_confirm(*, match: Match, team: int, user: Any = None) -> Match:
 
 
 @transaction.atomic
-def match_finish(*, match: Match, user: Any = None) -> Match:
-    """End a match now, by agreement: its length becomes the deals played; the higher total
-    wins, equal totals are a draw. The earlier options stay in the match's history."""
+def match_finish(*, match: Match, user: Any = None, expected_version: int | None = None) -> Match:
+    """End a match now, by agreement (time called, the café closing), after whatever deal came
+    last, a thrown-in one too: the higher total wins, equal totals are a draw. The option
+    ``ended_after`` records where it ended; the earlier options stay in the match's history."""
     match = _locked(match)
+    _check_version(match, expected_version)
     if match.status == Match.Status.FINISHED:
         raise engine.ScoringError("the match is already over")
     deals = [d.as_engine() for d in _active(match)]
-    played = sum(1 for d in deals if not d.thrown_in)
-    if played == 0:
+    if not any(not d.thrown_in for d in deals):
         raise engine.ScoringError("no deal has been played: delete the match instead")
-    match.options = {**match.options, "deals": played}
+    match.options = {**match.options, "ended_after": len(deals)}
     sheet = _replay(match, deals)
     _apply(match, sheet, user)
     return match
@@ -186,24 +263,36 @@ def deal_record(
     (``StaleSheet``), so that nobody adds a deal to a sheet they have not seen.
     """
     match = _locked(match)
-    if client_key:
-        client_key = uuid.UUID(str(client_key))
-        earlier = match.deals.filter(client_key=client_key).first()
-        if earlier is not None:
-            return earlier
-    if expected_version is not None and expected_version != match.version:
-        raise StaleSheet(
-            "the sheet changed since this deal was entered (another tablet recorded or corrected a deal): "
-            "here it is; check it and record the deal again"
-        )
     active = _active(match)
     try:
         new = _engine_deal(deal)
     except engine.ScoringError as error:
         raise error.at(len(active)) from None  # it would have been the next deal
+    if client_key:
+        client_key = uuid.UUID(str(client_key))
+        earlier = match.deals.filter(client_key=client_key).first()
+        if earlier is not None:
+            if earlier.client_fingerprint and earlier.client_fingerprint != fingerprint(new):
+                raise IdempotencyConflict(
+                    "this key was already used for another deal: a new deal needs a new key", field="key"
+                )
+            return earlier  # the same deal sent again: recorded once
+    if expected_version is not None and expected_version != match.version:
+        raise StaleSheet(
+            "the sheet changed since this deal was entered (another tablet recorded or corrected a deal): "
+            "here it is; check it and record the deal again",
+            version=match.version,
+        )
     sheet = _replay(match, [d.as_engine() for d in active] + [new])
     position = (match.deals.aggregate(m=Max("position"))["m"] or 0) + 1
-    record = Deal(match=match, position=position, data=new.to_dict(), client_key=client_key, entered_by=user)
+    record = Deal(
+        match=match,
+        position=position,
+        data=new.to_dict(),
+        client_key=client_key,
+        client_fingerprint=fingerprint(new) if client_key else "",
+        entered_by=user,
+    )
     record._history_user = user
     record.created = True  # the API answers 201 for this one, 200 for a resend
     try:
@@ -219,9 +308,20 @@ def deal_record(
 
 
 @transaction.atomic
-def deal_correct(*, deal: Deal, data: Mapping[str, Any] | engine.Deal, user: Any = None) -> Deal:
-    """Replace what a deal says; the earlier version stays in its history."""
+def deal_correct(
+    *,
+    deal: Deal,
+    data: Mapping[str, Any] | engine.Deal,
+    user: Any = None,
+    expected_version: int | None = None,
+) -> Deal:
+    """Replace what a deal says; the earlier version stays in its history.
+
+    With ``expected_version``, a correction asked for on a sheet that has changed since is refused
+    (``StaleSheet``): of two corrections sent at once from the same sheet, one wins, the other is told.
+    """
     match = _locked(deal.match)
+    _check_version(match, expected_version)
     deal = match.deals.get(pk=deal.pk)
     if deal.deleted_at is not None:
         raise engine.ScoringError("this deal was deleted; it can no longer be corrected")
@@ -239,9 +339,10 @@ def deal_correct(*, deal: Deal, data: Mapping[str, Any] | engine.Deal, user: Any
 
 
 @transaction.atomic
-def deal_delete(*, deal: Deal, user: Any = None) -> Deal:
-    """Take a deal out of the match; it stays in the history."""
+def deal_delete(*, deal: Deal, user: Any = None, expected_version: int | None = None) -> Deal:
+    """Take a deal out of the match; it stays in the history (refused on a stale sheet, as above)."""
     match = _locked(deal.match)
+    _check_version(match, expected_version)
     deal = match.deals.get(pk=deal.pk)
     if deal.deleted_at is not None:
         return deal
@@ -254,7 +355,10 @@ def deal_delete(*, deal: Deal, user: Any = None) -> Deal:
 
 
 @transaction.atomic
-def deal_undo_last(*, match: Match, user: Any = None) -> Deal | None:
-    """Delete the last deal of the match, if there is one."""
+def deal_undo_last(*, match: Match, user: Any = None, expected_version: int | None = None) -> Deal | None:
+    """Delete the last deal of the match, if there is one. With ``expected_version`` (the sheet the
+    tablet showed when "Take back deal 7?" was asked), a deal recorded since is never the one taken."""
+    match = _locked(match)
+    _check_version(match, expected_version)
     last = match.deals.filter(deleted_at__isnull=True).order_by("-position").first()
     return None if last is None else deal_delete(deal=last, user=user)

@@ -11,13 +11,14 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_ratelimit.decorators import ratelimit
 
 from . import engine, selectors, services
 from .forms import DealForm, MatchForm
 from .messages import engine_message, engine_sentence
 from .models import Match
-from .permissions import SESSION_KEY, can_confirm, can_keep, can_see
+from .permissions import SESSION_KEY, can_confirm, can_keep, can_see, confirm_teams, settled_for
 
 INVALID = 422  # htmx is configured (base.html) to swap 422 responses: the form with its errors
 
@@ -35,6 +36,14 @@ def _match_or_404(request: HttpRequest, pk: int) -> Match:
     return match
 
 
+def _posted_version(request: HttpRequest) -> int | None:
+    """The sheet version a tablet's form was shown with (None: an old form without one)."""
+    try:
+        return int(request.POST["version"])
+    except (KeyError, ValueError):
+        return None
+
+
 def _refused(request: HttpRequest, match: Match) -> HttpResponse | None:
     """Only the match's scorekeepers change it (its table's link, its creator, its organizer)."""
     if can_keep(request.user, match, request.session):
@@ -48,6 +57,8 @@ def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = 
     context = {
         "can_keep": can_keep(request.user, match, request.session),
         "can_confirm": can_confirm(request.user, match, request.session),
+        "confirm_teams": confirm_teams(request.user, match, request.session),
+        "settled": settled_for(request.user, match, request.session),
         "match": match,
         "data": data,
         "sheet": data.sheet,
@@ -61,20 +72,36 @@ def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = 
     return render(request, template, context, status=status)
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    page = Paginator(selectors.match_list(), 30).get_page(request.GET.get("page"))
+    matches = selectors.match_list(user=request.user)  # a private tournament's are its organizer's
+    page = Paginator(matches, 30).get_page(request.GET.get("page"))
     return render(request, "scoring/home.html", {"page": page})
 
 
-@require_GET
+@require_safe
 def help_page(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/help.html")
 
 
+MATCHES_PER_HOUR = "20/h"  # started without an account, from one address (README)
+
+
+def _anonymous_rate(group: str, request: HttpRequest) -> str | None:
+    """Matches started without an account are limited per address; an account's are not."""
+    return None if request.user.is_authenticated else MATCHES_PER_HOUR
+
+
+def _recent(request: HttpRequest) -> list[Match]:
+    """The latest matches of this tablet (its session) and of this account."""
+    return selectors.recent_matches(user=request.user, match_ids=request.session.get(SESSION_KEY, []))
+
+
+@ratelimit(key="ip", rate=_anonymous_rate, method="POST", block=True)
 @require_http_methods(["GET", "POST"])
 def match_new(request: HttpRequest) -> HttpResponse:
-    form = MatchForm(request.POST or None)
+    recent_teams = selectors.recent_teams(matches=_recent(request))
+    form = MatchForm(request.POST or None, user=request.user, recent_teams=recent_teams)
     if request.method == "POST" and form.is_valid():
         try:
             match = services.match_create(
@@ -91,12 +118,29 @@ def match_new(request: HttpRequest) -> HttpResponse:
             request.session[SESSION_KEY] = sorted({*request.session.get(SESSION_KEY, []), match.pk})
             return redirect("scoring:match", pk=match.pk)
     status = INVALID if form.errors else 200
-    teams = {t.pk: [t.name, t.player_a.name, t.player_b.name] for t in selectors.team_list()}
-    context = {"form": form, "player_names": selectors.player_names(), "teams": teams}
-    return render(request, "scoring/match_new.html", context, status=status)
+    return render(request, "scoring/match_new.html", {"form": form}, status=status)
 
 
-@require_GET
+@require_safe
+def match_new_search(request: HttpRequest) -> HttpResponse:
+    """The pickers of a new match (htmx partial): the players (``?kind=player``) or teams
+    (``?kind=team``) whose names hold ``q``, those this person may see, the latest to play first, a
+    few at most. With fewer than two characters: those of this tablet's and account's recent matches."""
+    kind = "team" if request.GET.get("kind") == "team" else "player"
+    query = request.GET.get("q", "")[:80]
+    recent = len(" ".join(query.split())) < selectors.SEARCH_MIN
+    if recent:
+        pick = selectors.recent_teams if kind == "team" else selectors.recent_players
+        found = pick(matches=_recent(request))[: selectors.SEARCH_MOST]
+    elif kind == "team":
+        found = selectors.team_search(query=query, user=request.user)
+    else:
+        found = selectors.player_search(query=query, user=request.user)
+    context = {"kind": kind, "found": found, "recent": recent, "query": query}
+    return render(request, "scoring/match_new.html#picks", context)
+
+
+@require_safe
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _sheet_response(request, _match_or_404(request, pk))
 
@@ -153,7 +197,9 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     if refused := _refused(request, match):
         return refused
     try:
-        undone = services.deal_undo_last(match=match, user=_user(request))
+        undone = services.deal_undo_last(
+            match=match, user=_user(request), expected_version=_posted_version(request)
+        )
     except engine.ScoringError as error:
         messages.error(request, engine_message(error.message))
     else:
@@ -162,6 +208,21 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         match.refresh_from_db()
         return _sheet_response(request, match)
+    return redirect("scoring:match", pk=match.pk)
+
+
+@require_POST
+def match_end(request: HttpRequest, pk: int) -> HttpResponse:
+    """End the match now by agreement (time called, the café closing): the totals decide."""
+    match = _match_or_404(request, pk)
+    if refused := _refused(request, match):
+        return refused
+    try:
+        services.match_finish(match=match, user=_user(request), expected_version=_posted_version(request))
+    except engine.ScoringError as error:
+        messages.error(request, engine_message(error.message))
+    else:
+        messages.success(request, gettext("The match was ended on its totals."))
     return redirect("scoring:match", pk=match.pk)
 
 
@@ -178,14 +239,26 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
         form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
         if form.is_valid():
             try:
-                services.deal_correct(deal=deal, data=form.cleaned_data["deal"], user=_user(request))
+                services.deal_correct(
+                    deal=deal,
+                    data=form.cleaned_data["deal"],
+                    user=_user(request),
+                    expected_version=form.cleaned_data.get("version"),
+                )
+            except services.StaleSheet as error:
+                # Another tablet changed the sheet: show it as it is now, the correction kept as typed.
+                match.refresh_from_db()
+                data = selectors.match_sheet(match=match)
+                line = next((line for line in data.lines if line.deal.pk == deal.pk), None)
+                form = form.refreshed(match.version)
+                form.add_scoring_error(error)
             except engine.ScoringError as error:
                 form.add_scoring_error(error)
             else:
                 messages.success(request, gettext("Deal %(number)s corrected.") % {"number": line.row.number})
                 return redirect("scoring:match", pk=match.pk)
     else:
-        initial = DealForm.initial_from(match.ruleset, deal.as_engine())
+        initial = {**DealForm.initial_from(match.ruleset, deal.as_engine()), "version": match.version}
         form = DealForm(initial=initial, ruleset=match.ruleset, options=match.options)
     context = {
         "match": match,
@@ -207,7 +280,10 @@ def deal_remove(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
         return refused
     deal = get_object_or_404(match.deals, pk=deal_pk)
     try:
-        services.deal_delete(deal=deal, user=_user(request))
+        services.deal_delete(deal=deal, user=_user(request), expected_version=_posted_version(request))
+    except services.StaleSheet as error:
+        messages.error(request, engine_message(error.message))
+        return redirect("scoring:match", pk=match.pk)
     except engine.ScoringError as error:
         reason = engine_message(error.message)
         messages.error(request, gettext("This deal cannot be deleted: %(reason)s.") % {"reason": reason})
@@ -216,7 +292,7 @@ def deal_remove(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     return redirect("scoring:match", pk=match.pk)
 
 
-@require_GET
+@require_safe
 def match_history(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(request, pk)
     context = {"match": match, "history": selectors.match_deal_history(match=match)[:200]}
@@ -227,10 +303,14 @@ def match_history(request: HttpRequest, pk: int) -> HttpResponse:
 def match_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     """A team agrees with the finished result, on the tablet or with a player's own account."""
     match = _match_or_404(request, pk)
-    if not can_confirm(request.user, match, request.session):
+    teams = confirm_teams(request.user, match, request.session)
+    if not teams and match.confirmed_at is None:
         return render(request, "scoring/not_keeper.html", {"match": match}, status=403)
     try:
-        services.match_confirm(match=match, team=int(request.POST.get("team", -1)), user=_user(request))
+        team = int(request.POST.get("team", -1))
+        if match.confirmed_at is None and team in (0, 1) and team not in teams:
+            raise engine.ScoringError("a player confirms for their own team only", field="team")
+        services.match_confirm(match=match, team=team, user=_user(request))
     except (engine.ScoringError, ValueError) as error:
         reason = getattr(error, "message", None)
         messages.error(request, engine_message(reason) if reason else gettext("Tap the team that confirms."))
@@ -256,7 +336,7 @@ def _score_chart(match: Match, sheet: engine.Sheet, chart_id: str = "score-chart
     )
 
 
-@require_GET
+@require_safe
 def match_print(request: HttpRequest, pk: int) -> HttpResponse:
     """The score sheet on A4, in black and white: every deal, the totals, the chart, room to sign."""
     match = _match_or_404(request, pk)
@@ -272,7 +352,7 @@ def match_print(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/print_sheet.html", context)
 
 
-@require_GET
+@require_safe
 def match_chart_svg(request: HttpRequest, pk: int) -> HttpResponse:
     """The chart on its own, as an image (the sheet shows it with ``<img>``)."""
     match = _match_or_404(request, pk)

@@ -159,6 +159,14 @@ class Table(models.Model):
     def is_bye(self) -> bool:
         return self.entry1_id is None
 
+    @property
+    def open_for_scoring(self) -> bool:
+        """The table's link writes only while its round is being played and the tournament runs."""
+        return (
+            self.round.status == Round.Status.STARTED
+            and self.round.tournament.status == Tournament.Status.RUNNING
+        )
+
 
 class StandingsSnapshot(models.Model):
     """The standings as last computed; pages and the API serve this, never a fresh computation."""

@@ -8,13 +8,16 @@ PostgreSQL; CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0) to a real broker.
 from pathlib import Path
 
 import environ
+from django.utils.csp import CSP
+
+from config.secret_key import DEVELOPMENT_KEY
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env")
 
-SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me")
+SECRET_KEY = env("DJANGO_SECRET_KEY", default=DEVELOPMENT_KEY)  # refused by config.settings.prod
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 
@@ -40,6 +43,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language follows the browser (Accept-Language) until the switcher on every page sets one.
@@ -68,13 +72,20 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",  # {{ csp_nonce }} for the inline script
             ],
             "builtins": ["scoring.templatetags.tsoxa", "tournaments.templatetags.tournament_tags"],
         },
     },
 ]
 
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# SQLite (no DATABASE_URL) takes its write lock when a transaction begins (IMMEDIATE), so that two
+# changes at once wait their turn (up to 20 s) instead of one failing with "database is locked".
+DATABASES = {
+    "default": env.db(
+        "DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}?timeout=20&transaction_mode=IMMEDIATE"
+    )
+}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Keep connections between requests (a new PostgreSQL connection costs more than a deal's queries).
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
@@ -88,6 +99,11 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # Login, API tokens and scorekeeper links are rate-limited (django-ratelimit) through that cache.
 RATELIMIT_VIEW = "config.views.ratelimited"
 RATELIMIT_ENABLE = env.bool("RATELIMIT_ENABLE", default=True)
+# The limits count per client address: REMOTE_ADDR, or behind N trusted proxies (the TLS proxy of
+# the README: 1) the address the outermost one saw, from X-Forwarded-For. Leave it at 0 unless
+# every request goes through those proxies: otherwise a client could name its own address.
+TSOXA_TRUSTED_PROXIES = env.int("TSOXA_TRUSTED_PROXIES", default=0)
+RATELIMIT_IP_META_KEY = "config.ratelimits.client_ip"
 # With no shared cache (a laptop) the limits are per process, which django-ratelimit warns about.
 _PER_PROCESS_CACHE = "locmem" in CACHES["default"]["BACKEND"]
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if _PER_PROCESS_CACHE else []
@@ -129,6 +145,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"
 
+# The most deals one import of a match file may bring (POST /api/v1/matches/import/): a longer
+# file is refused before it is replayed. The body itself is capped by DATA_UPLOAD_MAX_MEMORY_SIZE.
+TSOXA_IMPORT_MAX_DEALS = env.int("TSOXA_IMPORT_MAX_DEALS", default=1000)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -136,10 +156,16 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.Pagination",
+    # Bad or absurdly nested JSON is a 400 on every endpoint, never a server error.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api_errors.handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.TsoxaAutoSchema",
     "DEFAULT_VERSIONING_CLASS": None,
 }
 SPECTACULAR_SETTINGS = {
@@ -154,6 +180,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No badge fetched from validator.swagger.io: the docs pages load nothing from elsewhere.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
@@ -163,5 +191,51 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
+    },
+}
+
+# Content-Security-Policy on every response (Django's middleware; a view may send its own, as the
+# SVG chart does, or get another policy with csp_override, as the API docs do: config/api_urls.py).
+# Scripts come from our own files; the one inline script of base.html carries the request's nonce.
+# No 'unsafe-eval': htmx only evaluates hx-on, js: values and trigger filters, which no template
+# uses, and base.html turns its eval off. Styles may be inline ('unsafe-inline'): a few templates
+# and the charts use style attributes, htmx adds its indicator style, and a style cannot run
+# code; a nonce in style-src would make browsers ignore 'unsafe-inline', so styles get none.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+
+# Logs go to stdout (gunicorn and docker compose keep them): warnings and errors, server errors
+# (django.request) with their traceback. DJANGO_LOG_LEVEL=INFO or DEBUG says more.
+# Server errors are also mailed to DJANGO_ADMINS ("Ana <ana@example.org>,bob@example.org") when
+# it is set (through Django's mailer: an SMTP server on localhost:25); unset, nothing is mailed.
+LOG_LEVEL = env("DJANGO_LOG_LEVEL", default="WARNING").upper()
+ADMINS = env.list("DJANGO_ADMINS", default=[])
+SERVER_EMAIL = env("DJANGO_SERVER_EMAIL", default="tsoxa@localhost")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name} {process:d}: {message}", "style": "{"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "plain"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL, "propagate": False},
+        # runserver's request lines still show (INFO), through the console above.
+        "django.server": {"level": "INFO"},
     },
 }

@@ -128,6 +128,8 @@ def rules_summary(match) -> str:
             parts.append(str(OPTION_LABELS[name]))
         elif name == "capot_bonus" and value != 90:
             parts.append(gettext("capot bonus %(points)s") % {"points": value})
+        elif name == "ended_after" and value:
+            parts.append(gettext("ended by agreement after deal %(deals)s") % {"deals": value})
     return " · ".join(parts)
 
 

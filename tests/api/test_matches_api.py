@@ -753,7 +753,7 @@ def test_the_scorekeeper_finishes_a_match(api, standalone):
     body = response.json()
     assert (body["status"], body["winner"], body["totals"]) == ("finished", 0, [182, 162])
     assert body["sheet"]["status"] == "finished" and body["finished_at"]
-    assert body["options"]["deals"] == 2  # its length became the deals played
+    assert body["options"]["ended_after"] == 3  # it ended by agreement after its third deal (thrown in)
     again = client.post(url(standalone, "finish/"))
     assert again.status_code == 400 and "already over" in again.json()["detail"]
     assert client.post(url(standalone, "deals/"), WIN_0, format="json").status_code == 400
