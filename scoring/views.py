@@ -98,7 +98,7 @@ def _recent(request: HttpRequest) -> list[Match]:
 
 
 @ratelimit(key="ip", rate=_anonymous_rate, method="POST", block=True)
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_new(request: HttpRequest) -> HttpResponse:
     recent_teams = selectors.recent_teams(matches=_recent(request))
     form = MatchForm(request.POST or None, user=request.user, recent_teams=recent_teams)
@@ -226,7 +226,7 @@ def match_end(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("scoring:match", pk=match.pk)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     match = _match_or_404(request, pk)
     deal = get_object_or_404(match.deals, pk=deal_pk)

@@ -102,7 +102,7 @@ def entry_detail(request: HttpRequest, slug: str, entry_pk: int) -> HttpResponse
 
 
 @ratelimit(key="ip", rate="10/h", method="POST", block=True)  # sign-ups from one address: 10 an hour
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _visible(request, slug)
     form = EntryForm(request.POST or None)
@@ -143,7 +143,7 @@ def scorekeeper_link(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_new(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -159,7 +159,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 
 @organizer_only
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = EntryForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -364,6 +364,11 @@ def test_pages_answer_head(client, pages):
         pages["players"],
         reverse("players:leaderboard"),
         "/health/",
+        pages["sheet"],
+        reverse("scoring:home"),
+        reverse("scoring:help"),
+        reverse("scoring:match_new"),  # a page that also takes a form
+        reverse("tournaments:signup", args=[slug]),
     ]
     for url in urls:
         response = client.head(url)
