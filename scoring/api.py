@@ -80,6 +80,17 @@ class TeamSerializer(serializers.ModelSerializer):
         return [team.player_a.name, team.player_b.name]
 
 
+def player_ids_field(help_text: str) -> serializers.ListField:
+    """Two players picked by id beside their names (null: a new player of that name)."""
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=1, allow_null=True),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text=help_text,
+    )
+
+
 class MatchTeamSerializer(serializers.Serializer):
     """A team as in a match file; ``id`` and ``player_ids`` pick existing people, names alone make new
     players (a typed name never becomes someone who exists)."""
@@ -93,13 +104,9 @@ class MatchTeamSerializer(serializers.Serializer):
         help_text="An existing team picked by id (GET /api/v1/teams/): its name and players must be the "
         "ones given.",
     )
-    player_ids = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, allow_null=True),
-        min_length=2,
-        max_length=2,
-        required=False,
-        help_text="Existing players picked by id, in the order of ``players`` (null: a new player of that "
-        "name); each picked player's name must be the one given.",
+    player_ids = player_ids_field(
+        "Existing players picked by id, in the order of ``players`` (null: a new player of that name); each "
+        "picked player's name must be the one given."
     )
 
 

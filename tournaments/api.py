@@ -20,6 +20,7 @@ from rest_framework.response import Response
 
 from config import spreadsheet
 from scoring import selectors as scoring_selectors
+from scoring.api import player_ids_field
 from scoring.models import RULESET_KEYS
 from scoring.permissions import can_write
 
@@ -74,13 +75,9 @@ class EntrySerializer(serializers.ModelSerializer):
 class EntryWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     players = serializers.ListField(child=serializers.CharField(max_length=80), min_length=2, max_length=2)
-    player_ids = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, allow_null=True),
-        min_length=2,
-        max_length=2,
-        required=False,
-        help_text="Existing players picked by id, beside their names (null: a new player of that name). "
-        "Names alone always make new players.",
+    player_ids = player_ids_field(
+        "Existing players picked by id, beside their names (null: a new player of that name). Names alone "
+        "always make new players."
     )
 
 
