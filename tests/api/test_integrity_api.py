@@ -195,3 +195,26 @@ def test_a_tablet_writes_only_its_own_tables_match(table_tablet, standalone):
     response = client.post(url(standalone, "deals/"), WIN_0, format="json", HTTP_X_CSRFTOKEN=token)
     assert response.status_code in (401, 403)  # no account: DRF answers 401
     assert standalone.deals.count() == 3
+
+
+def test_the_schema_documents_the_refusals_with_their_bodies(anon):
+    import json
+
+    schema = json.loads(anon.get("/api/schema/", {"format": "json"}).content)
+    paths = schema["paths"]
+    post_deal = paths["/api/v1/matches/{id}/deals/"]["post"]["responses"]
+    assert {"201", "400", "401", "403", "404", "409", "412"} <= set(post_deal)
+    for path, method in [
+        ("/api/v1/matches/{id}/deals/{deal_id}/", "put"),
+        ("/api/v1/matches/{id}/deals/{deal_id}/", "delete"),
+        ("/api/v1/matches/{id}/finish/", "post"),
+    ]:
+        assert {"400", "403", "404", "412"} <= set(paths[path][method]["responses"]), (path, method)
+    stale = post_deal["412"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert {"detail", "version"} <= set(schema["components"]["schemas"][stale]["properties"])
+    assert "429" in paths["/api/v1/token/"]["post"]["responses"]
+    assert "404" in paths["/api/v1/tournaments/{slug}/"]["get"]["responses"]
+    if_match = [
+        p for p in paths["/api/v1/matches/{id}/finish/"]["post"]["parameters"] if p["name"] == "If-Match"
+    ]
+    assert if_match and if_match[0]["in"] == "header"
