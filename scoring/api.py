@@ -297,17 +297,16 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     def get_queryset(self):
         return (
-            visible_matches(self.request.user)
-            .select_related(*selectors.MATCH_RELATED, "table__round__tournament")
-            .order_by("-id")
+            visible_matches(self.request.user).select_related(*selectors.MATCH_LIST_RELATED).order_by("-id")
         )
 
     def get_serializer_class(self):
         return MatchDetailSerializer if self.action == "retrieve" else MatchListSerializer
 
     def retrieve(self, request, *args, **kwargs):
-        response = super().retrieve(request, *args, **kwargs)
-        response["Last-Modified"] = http_date(self.get_object().updated_at.timestamp())
+        match = self.get_object()  # once: the answer and its Last-Modified come from the same row
+        response = Response(MatchDetailSerializer(match, context=self.get_serializer_context()).data)
+        response["Last-Modified"] = http_date(match.updated_at.timestamp())
         return response
 
     def _writable(self, match: Match) -> Match:
@@ -482,7 +481,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         matches = (
             visible_matches(request.user)
             .filter(seats)
-            .select_related(*selectors.MATCH_RELATED)
+            .select_related(*selectors.MATCH_LIST_RELATED)
             .order_by("-id")
         )
         page = self.paginate_queryset(matches)

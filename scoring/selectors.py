@@ -14,6 +14,15 @@ from . import engine
 from .models import Deal, Match
 
 MATCH_RELATED = ("team0", "team1", "seat0", "seat1", "seat2", "seat3")
+# A list of matches that shows each team's players and the tournament: all in the one query.
+MATCH_LIST_RELATED = (
+    *MATCH_RELATED,
+    "team0__player_a",
+    "team0__player_b",
+    "team1__player_a",
+    "team1__player_b",
+    "table__round__tournament",
+)
 
 
 @dataclass(frozen=True)
@@ -319,6 +328,14 @@ def match_sheet(*, match: Match) -> MatchSheet:
         match.ruleset, [d.as_engine() for d in deals], options=match.options, first_dealer=match.first_dealer
     )
     return MatchSheet(match, sheet, tuple(SheetLine(d, r) for d, r in zip(deals, sheet.rows, strict=True)))
+
+
+def match_sheet_replacing(*, match: Match, deal: Deal, data: engine.Deal) -> engine.Sheet:
+    """The sheet as it would be with ``deal`` saying ``data`` instead (the correction page's
+    preview): every deal replayed in playing order, nothing saved. An engine refusal (the new deal,
+    or a later deal that no longer fits) is raised as ``engine.ScoringError``."""
+    deals = [data if d.pk == deal.pk else d.as_engine() for d in active_deals(match)]
+    return engine.replay(match.ruleset, deals, options=match.options, first_dealer=match.first_dealer)
 
 
 def deal_history(*, deal: Deal) -> QuerySet:

@@ -233,7 +233,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def rounds(self, request, slug=None):
         tournament = self.get_object()
         if request.method == "GET":
-            return Response(RoundSerializer(selectors.rounds(tournament=tournament), many=True).data)
+            return Response(
+                RoundSerializer(selectors.rounds_with_tables(tournament=tournament), many=True).data
+            )
         rnd = services.round_generate(tournament=self._managed(), user=request.user)
         return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
 
@@ -383,7 +385,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         document = {
             "tournament": TournamentSerializer(tournament).data,
             "entries": EntrySerializer(selectors.entries(tournament=tournament), many=True).data,
-            "rounds": RoundSerializer(selectors.rounds(tournament=tournament), many=True).data,
+            "rounds": RoundSerializer(selectors.rounds_with_tables(tournament=tournament), many=True).data,
             "standings": selectors.standings_get(tournament=tournament)["rows"],
             "matches": matches,
         }

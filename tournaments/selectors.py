@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from .models import Entry, Round, StandingsSnapshot, Table, Tournament
@@ -56,8 +56,19 @@ def rounds(*, tournament: Tournament) -> QuerySet[Round]:
     return tournament.rounds.order_by("number")
 
 
-def round_tables(*, rnd: Round) -> QuerySet[Table]:
+def round_tables(*, rnd: Round) -> QuerySet[Table] | list[Table]:
+    """The round's tables in order; already read if the round came from ``rounds_with_tables``."""
+    if hasattr(rnd, "table_list"):
+        return rnd.table_list
     return rnd.tables.select_related(*TABLE_RELATED).order_by("number")
+
+
+def rounds_with_tables(*, tournament: Tournament) -> QuerySet[Round]:
+    """Every round with its tables, in two queries however many rounds there are."""
+    tables = Table.objects.select_related(*TABLE_RELATED).order_by("number")
+    return rounds(tournament=tournament).prefetch_related(
+        Prefetch("tables", queryset=tables, to_attr="table_list")
+    )
 
 
 def entries(*, tournament: Tournament) -> QuerySet[Entry]:
