@@ -21,10 +21,12 @@ from collections.abc import Iterator, Sequence
 
 import networkx as nx
 import pytest
+import rustworkx as rx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.pairing import Pair, PairingError, SwissEntry, Weights, check_pairing, swiss_pairs
+from tournaments.pairing.swiss import swiss_edges, swiss_parts
 
 BOUNDED = settings(max_examples=100, deadline=None)
 FEWER = settings(max_examples=40, deadline=None)
@@ -113,21 +115,31 @@ def rematch_free_pairing_exists(entries: Sequence[SwissEntry], played) -> bool:
     return any(seat([t for t in teams if t != resting]) for resting in may_rest)
 
 
+def lexicographic(levels: Sequence[int]) -> int:
+    """A cost tuple as one integer: 40 bits a level, more than any level's sum for these fields."""
+    value = 0
+    for level in levels:
+        assert 0 <= level < 2**40
+        value = value << 40 | level
+    return value
+
+
 def by_cost_full_graph(entries: Sequence[SwissEntry], played) -> list[Pair]:
-    """The same matching on the complete graph, every pair an edge: what ``swiss_pairs`` would
-    give if it built every edge. Uses the module's weights (the brute force checks those)."""
+    """The same matching on the complete graph, every pair and every bye an edge, weighted by the
+    cost tuple itself (Python integers of any size) and matched by networkx: what ``swiss_pairs``
+    would give if it built every edge, independently of its weights."""
     order = standings_order(entries)
     n = len(order)
-    weights = Weights.for_field(n, order[0].score - order[-1].score)
+    top = lexicographic([1, n, n, 0, 0])
     graph = nx.Graph()
     for i, j in itertools.combinations(range(n), 2):
         rematch = frozenset((order[i].entry, order[j].entry)) in played
-        c = rematch * weights.rematch + (order[i].score - order[j].score) ** 2 * weights.score + (j - i) ** 2
-        graph.add_edge(i, j, weight=weights.top - c)
+        c = lexicographic([0, rematch, 0, (order[i].score - order[j].score) ** 2, (j - i) ** 2])
+        graph.add_edge(i, j, weight=top - c)
     if n % 2:
         for i in range(n):
-            c = order[i].had_bye * weights.bye_again + (n - 1 - i) * weights.bye_rank
-            graph.add_edge(i, "bye", weight=weights.top - c)
+            c = lexicographic([order[i].had_bye, 0, n - 1 - i, 0, 0])
+            graph.add_edge(i, "bye", weight=top - c)
     pairs = []
     for u, v in nx.max_weight_matching(graph, maxcardinality=True):
         if "bye" in (u, v):
@@ -345,3 +357,188 @@ def test_a_field_of_256_is_paired_without_rematches():
             byes=[e.entry for e in odd if e.had_bye],
         )
         assert pairs[-1].a == next(e.entry for e in reversed(odd) if not e.had_bye)
+
+
+EIGHT = "1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0"
+
+
+@pytest.mark.parametrize(
+    ("teams", "played", "parts"),
+    [
+        pytest.param(EIGHT, "", "1 2 | 3 4 | 5 6 | 7 8", id="nobody-met-each-table-apart"),
+        pytest.param(EIGHT[:-4], "", "1 2 | 3 4 | 5 6 | 7 bye", id="the-bye-in-the-last-part"),
+        pytest.param(EIGHT, "1-2 3-4", "1 2 3 4 5 6 | 7 8", id="no-cut-between-teams-that-met"),
+        pytest.param(
+            "1:4 2:4 3:2 4:2 5:0 6:0", "1-3 2-4 5-6", "1 2 | 3 4 5 6", id="a-rematch-avoided-in-its-part"
+        ),
+    ],
+)
+def test_the_graph_falls_apart_where_no_best_pairing_crosses(teams, played, parts):
+    """The parts ``swiss_pairs`` matches one by one (written by entry, ``bye`` for the bye);
+    that their pairings together are the best is what the brute-force tests above check."""
+    order = standings_order(field(teams))
+    name = [str(e.entry) for e in order] + ["bye"]
+    found = [sorted({v for edge in part for v in edge[:2]}) for part in swiss_parts(order, meetings(played))]
+    assert " | ".join(" ".join(name[v] for v in part) for part in found) == parts
+
+
+# ---------------------------------------------------------------------------
+# The weights: 64 bits, each level above everything below it
+# ---------------------------------------------------------------------------
+
+# (teams, score range, most earlier opponents of a team): the largest field the product lets an
+# organizer make (30 rounds at most, 10 points a result at most) and some smaller ones.
+FIELDS = [
+    pytest.param(5000, 290, 29, id="5000-teams-30-rounds-10-points-a-win"),
+    pytest.param(5001, 290, 29, id="5001-teams-30-rounds-10-points-a-win"),
+    pytest.param(5000, 42, 14, id="5000-teams-15th-round-3-points-a-win"),
+    pytest.param(1000, 18, 9, id="1000-teams-10th-round-2-points-a-win"),
+    pytest.param(256, 16, 8, id="256-teams-9th-round"),
+    pytest.param(3, 0, 0, id="3-teams-first-round"),
+    pytest.param(40, 12, 39, id="40-teams-everyone-met"),
+]
+
+
+@pytest.mark.parametrize(("teams", "score_range", "most_met"), FIELDS)
+def test_the_largest_weight_fits_in_64_bits(teams, score_range, most_met):
+    weights = Weights.bound(teams, score_range, most_met)
+    assert 0 < weights.score <= weights.bye_rank <= weights.rematch < weights.top < 2**63
+
+
+def test_the_largest_field_of_the_product_needs_under_57_bits():
+    """5,000 teams, 30 rounds, 10 points a win: 2⁶³ leaves more than a hundredfold to spare."""
+    assert Weights.bound(5000, score_range=10 * 29, most_met=29).top.bit_length() <= 56
+
+
+@pytest.mark.parametrize(("teams", "score_range", "most_met"), FIELDS)
+def test_each_level_outweighs_every_level_below_it_at_its_largest(teams, score_range, most_met):
+    """A whole pairing's cost per level at its largest: ``tables`` pairs at the largest score and
+    place gaps, the bye at the largest ``e``. One unit of a level costs more than all of the levels
+    below it together, and every edge costs less than ``top`` (its weight is positive)."""
+    tables = teams // 2
+    place_gap = min(teams - 1, 2 * most_met + 2)
+    bye_rank = min(teams - 1, most_met)
+    weights = Weights.bound(teams, score_range, most_met)
+    place_level = tables * place_gap**2
+    score_level = tables * score_range**2 * weights.score
+    bye_level = bye_rank * weights.bye_rank
+    levels = [  # (one unit of the level, the most all levels below it can add up to)
+        (weights.score, place_level),
+        (weights.bye_rank, score_level + place_level),
+        (weights.rematch, bye_level + score_level + place_level),
+    ]
+    for unit, below in levels:
+        assert unit > below
+    largest_pair_edge = weights.rematch + score_range**2 * weights.score + place_gap**2
+    largest_bye_edge = bye_rank * weights.bye_rank
+    assert max(largest_pair_edge, largest_bye_edge) < weights.top
+
+
+@BOUNDED
+@given(case=fields(min_size=2, max_size=40, max_score=30))
+def test_the_weights_built_stay_within_the_bound(case):
+    """The edges' weights stay positive and under the bound of the field (its teams, score range and
+    most earlier opponents), which the module's docstring derives and the tests above check."""
+    entries, played = case
+    order = standings_order(entries)
+    entry_ids = {e.entry for e in entries}
+    most_met = max(sum(e.entry in p and p <= entry_ids for p in played) for e in entries)
+    bound = Weights.bound(len(order), order[0].score - order[-1].score, most_met)
+    weights = [w for _, _, w in swiss_edges(order, played)]
+    assert min(weights) > 0
+    assert max(weights) <= bound.top
+
+
+ALL_TABLES = 2500 * 290**2, 2500 * 60**2  # the product's largest field: every table at the largest gaps
+
+
+@pytest.mark.parametrize(
+    ("cheaper", "dearer"),
+    [
+        # A pairing's cost: (rematches, the bye's e, squared score differences, squared place differences).
+        pytest.param((0, 29, *ALL_TABLES), (1, 0, 0, 0), id="one-rematch-against-all-below"),
+        pytest.param((0, 0, *ALL_TABLES), (0, 1, 0, 0), id="the-bye-one-team-up-against-scores-and-places"),
+        pytest.param((0, 0, 0, ALL_TABLES[1]), (0, 0, 1, 0), id="one-score-point-against-places"),
+        pytest.param((5, 29, *ALL_TABLES), (6, 0, 0, 0), id="the-fewest-rematches"),
+    ],
+)
+def test_a_pairing_cheaper_on_a_level_costs_less_whatever_the_levels_below(cheaper, dearer):
+    """Whole pairings of the product's largest field (5,000 teams, 30 rounds, 10 points a win),
+    the cheaper one at its worst on every level below the one that decides."""
+    weights = Weights.bound(5000, 290, 29)
+    units = (weights.rematch, weights.bye_rank, weights.score, 1)
+
+    def total(cost):
+        return sum(unit * level for unit, level in zip(units, cost, strict=True))
+
+    assert total(cheaper) < total(dearer)
+
+
+def test_a_field_too_large_for_64_bit_weights_is_refused():
+    """Scores 2⁴⁰ apart (no tournament of the product reaches them) would need weights beyond 2⁶³:
+    refused with a message rather than paired with weights rustworkx might overflow."""
+    with pytest.raises(PairingError, match=r"too large to pair: 3 teams with scores 0 to 1099511627776"):
+        swiss_pairs(field(f"1:{2**40} 2:0 3:0"), set())
+
+
+# ---------------------------------------------------------------------------
+# rustworkx: the integers it takes, and the same optimum as networkx
+# ---------------------------------------------------------------------------
+
+
+def test_rustworkx_decides_by_one_at_the_64_bit_limit():
+    """Weights just under 2⁶³ (more than any pairing uses) are exact: a difference of one decides."""
+    big = 2**63 - 2
+    graph = rx.PyGraph()
+    graph.add_nodes_from(range(4))
+    graph.add_edges_from([(0, 1, big), (2, 3, big), (0, 2, big), (1, 3, big + 1)])
+    matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int, verify_optimum=True)
+    assert {tuple(sorted(pair)) for pair in matching} == {(0, 2), (1, 3)}
+
+
+def test_rustworkx_refuses_a_weight_beyond_128_bits():
+    """It reads weights as Rust i128 (and computes with them unchecked: swiss.py stays under 2⁶³)."""
+    graph = rx.PyGraph()
+    graph.add_nodes_from(range(2))
+    graph.add_edge(0, 1, 2**127)
+    with pytest.raises(OverflowError):
+        rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+
+
+def random_tournament(seed: int) -> tuple[list[SwissEntry], set[frozenset[int]]]:
+    """A field of 6 to 60 teams after a few simulated rounds, plus some random earlier meetings
+    (rematches that could not be avoided, pairs of a previous stage)."""
+    rng = random.Random(seed)
+    n = rng.randint(6, 60)
+    rounds = rng.randint(1, min(n - 1, 9))
+    entries, played, _, _ = list(simulate(n, rounds, rng))[-1]
+    extra = {frozenset(rng.sample(range(1, n + 1), 2)) for _ in range(rng.randint(0, n))}
+    return entries, set(played) | extra
+
+
+def networkx_pairs(order: Sequence[SwissEntry], played) -> list[Pair]:
+    """The pairing networkx finds on the same graph, with the same weights."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(order) + len(order) % 2))
+    graph.add_weighted_edges_from(swiss_edges(order, played))
+    pairs = []
+    for u, v in nx.max_weight_matching(graph, maxcardinality=True):
+        i, j = sorted((u, v))
+        pairs.append(Pair(order[i].entry, None if j == len(order) else order[j].entry))
+    return pairs
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_rustworkx_finds_the_same_optimum_as_networkx(seed):
+    entries, played = random_tournament(seed)
+    order = standings_order(entries)
+    weight = {frozenset((u, v)): w for u, v, w in swiss_edges(order, played)}
+    place = {e.entry: p for p, e in enumerate(order)} | {None: len(order)}
+
+    def total(pairs):
+        return sum(weight[frozenset((place[p.a], place[p.b]))] for p in pairs)
+
+    ours, theirs = swiss_pairs(entries, played), networkx_pairs(order, played)
+    assert len(ours) == len(theirs) == (len(entries) + 1) // 2
+    assert total(ours) == total(theirs)
+    assert cost(entries, ours, played) == cost(entries, theirs, played)

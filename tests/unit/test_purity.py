@@ -1,6 +1,6 @@
 """The pure packages stay pure (STYLE.md): the scoring engine, the pairing and the standings import
 no Django, REST framework or Celery. The standings use only the standard library; the pairing adds
-networkx.
+rustworkx (networkx, which it used before, is now only the tests' independent check).
 
 Read with ``ast``, so a forbidden import is found even inside a function or under
 ``if TYPE_CHECKING``, without importing the module; and checked again at run time in a fresh
@@ -26,7 +26,7 @@ PACKAGES = {
     ),
     "tournaments.pairing": (
         {"__init__.py", "swiss.py", "round_robin.py", "knockout.py", "check.py"},
-        {"networkx"},
+        {"rustworkx"},
     ),
     "tournaments.standings": ({"__init__.py", "metrics.py", "table.py", "tally.py"}, set()),
 }

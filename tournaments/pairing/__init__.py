@@ -1,8 +1,8 @@
 """Pairings: pure Python, no Django (STYLE.md).
 
 - ``swiss_pairs(entries, played)``: the next Swiss round, a minimum-cost
-  perfect matching (networkx's blossom algorithm, integer weights; see
-  ``swiss.py`` for the weights).
+  perfect matching (rustworkx's blossom algorithm, in Rust, with weights under
+  2⁶³; see ``swiss.py`` for the weights).
 - ``round_robin(entries)``: every round, by Berger tables.
 - ``knockout_bracket(seeds)`` and ``knockout_next(winners)``: a seeded bracket.
 - ``check_pairing(entries, pairs, …)``: raises ``PairingError`` unless a round
