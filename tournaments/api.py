@@ -335,9 +335,9 @@ TABLES_A_BATCH = 200  # tables (with their matches and deals) read at a time by 
 
 
 def _tables(tournament: Tournament) -> Iterator[Table]:
-    """The tournament's tables with a match, in playing order, read ``TABLES_A_BATCH`` at a time (each batch in
-    two queries: the tables with their teams, and every deal of their matches), so that an export
-    starts at once and never holds a whole big tournament in memory."""
+    """The tournament's tables with a match, in playing order, read ``TABLES_A_BATCH`` at a time
+    (each batch in two queries: the tables with their teams, and every deal of their matches), so
+    that an export starts at once and never holds a whole big tournament in memory."""
     ids = list(
         Table.objects.filter(round__tournament=tournament, match__isnull=False)
         .order_by("round__number", "number")
