@@ -12,9 +12,14 @@ def main(argv: list[str]) -> None:
     from django.db import connection
     from django.test.utils import setup_test_environment
 
-    from benchmarks import import_file, load, swiss
+    from benchmarks import import_file, load, standings, swiss
 
-    known = {"swiss": swiss.run, "load": load.run, "import": import_file.run}
+    known = {
+        "swiss": swiss.run,
+        "standings": standings.run,
+        "load": load.run,
+        "import": import_file.run,
+    }
     names = argv or list(known)
     unknown = [n for n in names if n not in known]
     if unknown:

@@ -24,7 +24,7 @@ from players.services import player_create, player_name_clean, team_get_or_creat
 
 from . import engine, selectors
 from .models import Deal, Match
-from .signals import match_changed
+from .signals import MatchResult, match_changed
 
 
 def _replay(match: Match, deals: Sequence[engine.Deal]) -> engine.Sheet:
@@ -84,6 +84,7 @@ def suffered(sheet: engine.Sheet) -> list[int]:
 
 def _apply(match: Match, sheet: engine.Sheet, user: Any) -> None:
     """Store the engine's verdict on the match, count the change, tell who listens."""
+    previous = MatchResult.of(match)
     match.status = str(sheet.status)
     match.winner = sheet.winner
     match.totals = list(sheet.totals)
@@ -97,7 +98,7 @@ def _apply(match: Match, sheet: engine.Sheet, user: Any) -> None:
     match.version += 1
     match._history_user = user
     match.save()
-    match_changed.send(sender=Match, match=match)
+    match_changed.send(sender=Match, match=match, previous=previous)
 
 
 @transaction.atomic
@@ -220,10 +221,11 @@ def match_confirm(*, match: Match, team: int, user: Any = None) -> Match:
         raise engine.ScoringError("the confirming team is 0 or 1", field="team")
     if match.confirmed_at is not None:
         raise engine.ScoringError("this result is already confirmed")
+    previous = MatchResult.of(match)
     match.confirmed_by_team, match.confirmed_at, match.confirmed_by = team, timezone.now(), user
     match._history_user = user
     match.save()
-    match_changed.send(sender=Match, match=match)
+    match_changed.send(sender=Match, match=match, previous=previous)
     return match
 
 

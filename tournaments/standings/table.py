@@ -47,7 +47,9 @@ def compute_standings(
     if len(set(entries)) != len(entries):
         raise ValueError("an entry is listed twice")
     counted = tally(results, scoring)
-    values = {entry: _plain_values(counted, entry) for entry in entries}
+    plain = [(key, metric.value) for key, metric in METRICS.items() if not isinstance(metric, GroupMetric)]
+    records = [counted.record(entry) for entry in entries]
+    values = {record.entry: {key: value(record, counted) for key, value in plain} for record in records}
     keys = list(order)
     for position, key in enumerate(keys):
         metric = METRICS[key]
@@ -60,7 +62,8 @@ def compute_standings(
         team = values[entry]
         return tuple(team[key] if ascending else -team[key] for key, ascending in directions)
 
-    ranked = sorted(entries, key=lambda entry: (sort_key(entry), entry))
+    sort_keys = {entry: sort_key(entry) for entry in entries}
+    ranked = sorted(entries, key=lambda entry: (sort_keys[entry], entry))
 
     # A group metric left out of the order is shown among the teams sharing a rank.
     for key, metric in METRICS.items():
@@ -70,16 +73,18 @@ def compute_standings(
     rows: list[Row] = []
     previous: tuple[int, ...] | None = None
     rank = 0
+    by_entry = {record.entry: record for record in records}
     for place, entry in enumerate(ranked, start=1):
-        current = sort_key(entry)
+        current = sort_keys[entry]
         if current != previous:
             rank, previous = place, current
-        record = counted.record(entry)
+        record = by_entry[entry]
+        team = values[entry]
         rows.append(
             Row(
                 entry=entry,
                 rank=rank,
-                values={key: values[entry][key] for key in METRICS},
+                values={key: team[key] for key in METRICS},
                 played=record.played,
                 won=record.won,
                 drawn=record.drawn,
@@ -88,15 +93,6 @@ def compute_standings(
             )
         )
     return rows
-
-
-def _plain_values(counted: Tally, entry: int) -> dict[str, int]:
-    record = counted.record(entry)
-    return {
-        key: metric.value(record, counted)
-        for key, metric in METRICS.items()
-        if not isinstance(metric, GroupMetric)
-    }
 
 
 def _fill_groupwise(

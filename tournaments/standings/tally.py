@@ -10,10 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Result:
+class _ResultFields(NamedTuple):
+    a: int
+    b: int | None
+    points: tuple[int, int]
+    winner: int | None
+    suffered: tuple[int, int] = (0, 0)
+
+
+class Result(_ResultFields):
     """One finished match (or a bye) from the standings' point of view.
 
     ``a`` and ``b`` are entry ids; ``b`` is None for a bye given to ``a``.
@@ -27,34 +35,47 @@ class Result:
     worth comes from ``Scoring`` (``bye`` match points, ``bye_game_points``),
     the one place it is configured, so a bye carrying points of its own is
     refused rather than counted twice.
+
+    An immutable named tuple, checked when made: a tournament's standings make
+    thousands of them (a frozen dataclass took twice as long).
     """
 
-    a: int
-    b: int | None
-    points: tuple[int, int]
-    winner: int | None
-    suffered: tuple[int, int] = (0, 0)
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "points", _pair(self.points, "points"))
-        object.__setattr__(self, "suffered", _pair(self.suffered, "suffered"))
-        if self.b is None:
-            if self.winner != 0:
-                raise ValueError(f"a bye is won by its team (winner=0), not {self.winner!r}")
-            if self.points != (0, 0) or self.suffered != (0, 0):
+    def __new__(
+        cls,
+        a: int,
+        b: int | None,
+        points: tuple[int, int],
+        winner: int | None,
+        suffered: tuple[int, int] = (0, 0),
+    ) -> Result:
+        # A pair given as a tuple of two is kept as it is (the common case, and the fast one).
+        if type(points) is not tuple or len(points) != 2:
+            points = _pair(points, "points")
+        if type(suffered) is not tuple or len(suffered) != 2:
+            suffered = _pair(suffered, "suffered")
+        if b is None:
+            if winner != 0:
+                raise ValueError(f"a bye is won by its team (winner=0), not {winner!r}")
+            if points != (0, 0) or suffered != (0, 0):
                 raise ValueError(
                     "a bye has points=(0, 0) and suffered=(0, 0); "
                     "its game points come from Scoring.bye_game_points"
                 )
         else:
-            if self.a == self.b:
-                raise ValueError(f"entry {self.a} cannot play itself")
-            if self.winner not in (0, 1, None):
-                raise ValueError(f"winner is 0, 1 or None (a draw), not {self.winner!r}")
+            if a == b:
+                raise ValueError(f"entry {a} cannot play itself")
+            if winner not in (0, 1, None):
+                raise ValueError(f"winner is 0, 1 or None (a draw), not {winner!r}")
+        return tuple.__new__(cls, (a, b, points, winner, suffered))
 
     @property
     def is_bye(self) -> bool:
         return self.b is None
+
+    def _replace(self, **changes: object) -> Result:
+        return Result(**{**self._asdict(), **changes})  # checked, as every result
 
 
 def _pair(value: Iterable[int], name: str) -> tuple[int, int]:
@@ -120,34 +141,43 @@ class Tally:
 def tally(results: Iterable[Result], scoring: Scoring = DEFAULT_SCORING) -> Tally:
     """Every team's record from ``results``, in one pass (order does not matter)."""
     records: dict[int, Record] = {}
-
-    def record(entry: int) -> Record:
-        found = records.get(entry)
-        if found is None:
-            found = records[entry] = Record(entry)
-        return found
-
     for result in results:
-        awarded = scoring.awarded(result)
-        if result.b is None:
-            team = record(result.a)
-            team.byes += 1
-            team.match_points += awarded[0]
-            team.game_points += scoring.bye_game_points
+        a, b = result.a, result.b
+        first = records.get(a)
+        if first is None:
+            first = records[a] = Record(a)
+        if b is None:  # a bye
+            first.byes += 1
+            first.match_points += scoring.bye
+            first.game_points += scoring.bye_game_points
             continue
-        sides = (record(result.a), record(result.b))
-        for side, (team, other) in enumerate((sides, sides[::-1])):
-            team.played += 1
-            if result.winner is None:
-                team.drawn += 1
-            elif result.winner == side:
-                team.won += 1
-            else:
-                team.lost += 1
-            team.match_points += awarded[side]
-            team.game_points += result.points[side]
-            team.game_points_against += result.points[1 - side]
-            team.suffered += result.suffered[side]
-            team.opponents.append(other.entry)
-            team.against[other.entry] = team.against.get(other.entry, 0) + awarded[side]
+        second = records.get(b)
+        if second is None:
+            second = records[b] = Record(b)
+        taken, given = scoring.awarded(result)
+        if result.winner is None:
+            first.drawn += 1
+            second.drawn += 1
+        elif result.winner == 0:
+            first.won += 1
+            second.lost += 1
+        else:
+            first.lost += 1
+            second.won += 1
+        points_a, points_b = result.points
+        suffered_a, suffered_b = result.suffered
+        first.played += 1
+        first.match_points += taken
+        first.game_points += points_a
+        first.game_points_against += points_b
+        first.suffered += suffered_a
+        first.opponents.append(b)
+        first.against[b] = first.against.get(b, 0) + taken
+        second.played += 1
+        second.match_points += given
+        second.game_points += points_b
+        second.game_points_against += points_a
+        second.suffered += suffered_b
+        second.opponents.append(a)
+        second.against[a] = second.against.get(a, 0) + given
     return Tally(records=records, scoring=scoring)
