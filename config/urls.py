@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from config import pwa
 from config.ratelimits import login_limited
 from config.views import health
 
@@ -17,9 +18,14 @@ urlpatterns = [
     path("accounts/login/", login, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("health/", health, name="health"),
+    # The installable app (config/pwa.py): the worker is served from the root to control every page.
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("offline/", pwa.offline, name="offline"),
     # The language switcher posts to i18n/setlang/; tablet.js reads its words from jsi18n/.
     path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # Our own words only (locale/), not the admin's: a third of the bytes (each page stays light).
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["scoring"]), name="javascript-catalog"),
     path("players/", include("players.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),

@@ -15,7 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from players.models import Player, Team
 
 from . import engine, selectors
-from .engine.rulesets.base import DECK_TOTALS
+from .engine.rulesets.base import DECK_TOTALS, DECLARATION_POINTS
+from .engine.rulesets.bulgarian import SEQUENCE_LENGTH
+from .engine.rulesets.mpourloto import MELD_POINTS
 from .messages import GAME_NAMES, engine_sentence
 
 TEAM_CHOICES = [(0, _("Team 1")), (1, _("Team 2"))]
@@ -123,6 +125,14 @@ def _count_field(most: int) -> forms.IntegerField:
         required=False,
         error_messages={"max_value": _("at most %(limit_value)s"), "min_value": _("not below 0")},
     )
+
+
+def _count(bound: Any) -> int:
+    """A meld chip's count as the pad shows it (what was typed, or 0 when it is not a number)."""
+    try:
+        return int(bound.value() or 0)
+    except (TypeError, ValueError):
+        return 0
 
 
 def _team_pick() -> forms.ModelChoiceField:
@@ -291,6 +301,24 @@ class MatchForm(forms.Form):
         return options
 
 
+# The pad's rows in the order the table announces a deal, and the row of each field (the error of
+# a field shows at its row and, in this order, beside Record; tablet.js knows the same rows).
+PAD_ROWS = ("maker", "bid", "suit", "multiplier", "melds", "declarations_winner", "card_points", "last_trick")
+FIELD_ROWS = {
+    "bid_more": "bid",
+    "points_team": "card_points",
+    "solo_capot": "last_trick",
+    "thrown_in": "maker",
+}
+
+
+def pad_row(field: str) -> str:
+    """The pad row a form field is shown in."""
+    if field.startswith(("melds", "belote")):
+        return "melds"
+    return FIELD_ROWS.get(field, field)
+
+
 class DealForm(forms.Form):
     """A deal as the table tells it: taps and one number. The fields follow the game's pad."""
 
@@ -395,9 +423,79 @@ class DealForm(forms.Form):
         initial["solo_capot"] = deal.solo_capot
         return initial
 
-    def meld_rows(self) -> list[tuple[int, list[tuple[Any, Chip]]]]:
-        """Per team, the bound meld fields with their chips, for the template."""
-        return [(t, [(self[f"melds{t}_{chip.code}"], chip) for chip in self.pad.chips]) for t in (0, 1)]
+    def meld_rows(self) -> list[tuple[int, list[tuple[Any, Chip, int]]]]:
+        """Per team, the bound meld fields with their chips and their rank in the contest."""
+        return [
+            (
+                t,
+                [
+                    (self[f"melds{t}_{chip.code}"], chip, self.contest_rank(chip.code))
+                    for chip in self.pad.chips
+                ],
+            )
+            for t in (0, 1)
+        ]
+
+    def contest_rank(self, code: str) -> int:
+        """What a meld weighs in this game's contest of equal best melds (0: it takes no part):
+        Bulgarian compares the longest sequences, Pilotta and Mpourloto the best meld's points."""
+        contest = self.pad.contest
+        if contest == "sequences":
+            return SEQUENCE_LENGTH.get(code, 0)
+        if contest == "declarations":
+            return DECLARATION_POINTS.get(code, 0)
+        if contest == "melds" and code != "mpourloto":
+            return MELD_POINTS.get(code, 0)
+        return 0
+
+    @property
+    def contest_needed(self) -> bool:
+        """Does the deal as tapped so far need the table's word on the contest? Only when both teams'
+        best melds weigh the same (and something was declared): the engine asks for it then."""
+        if not self.shows_contest:
+            return False
+        best = []
+        for t in (0, 1):
+            ranks = [
+                self.contest_rank(chip.code)
+                for chip in self.pad.chips
+                if _count(self[f"melds{t}_{chip.code}"])
+            ]
+            best.append(max(ranks, default=0))
+        return best[0] == best[1] > 0
+
+    @property
+    def missing(self) -> dict[str, str]:
+        """What the pad says when a required tap is missing, per field (the server's and the page's)."""
+        pad = self.pad
+        messages = {"maker": str(pad.maker_missing)}
+        if pad.bids:
+            messages["bid"] = gettext("Tap the bid (80, 90, 100 …) or type a higher one.")
+        if pad.suits:
+            messages["suit"] = gettext("Tap the contract's suit.")
+        messages["card_points"] = gettext("Type one team's card points.")
+        messages["last_trick"] = gettext("Tap the team that won the last trick (or took %(capot)s).") % {
+            "capot": pad.capot_word
+        }
+        return messages
+
+    @property
+    def pad_errors(self) -> list[tuple[str, str]]:
+        """Every error of the bound pad as (field, message), the form's own first, then in the pad's
+        order: shown beside Record, where the eye is when the tap seemed to do nothing."""
+        errors = [("", str(e)) for e in self.non_field_errors()]
+        if self["client_key"].errors:
+            errors.append(("", gettext("The form expired; reload the page.")))
+        titles = {f"melds{t}_{chip.code}": str(chip.title) for t in (0, 1) for chip in self.pad.chips}
+        titles.update({f"belote{t}": gettext("Belote") for t in (0, 1)})
+        fields = sorted(
+            (name for name in self.fields if name not in ("client_key", "version") and self[name].errors),
+            key=lambda name: PAD_ROWS.index(pad_row(name)) if pad_row(name) in PAD_ROWS else len(PAD_ROWS),
+        )
+        for name in fields:
+            for e in self[name].errors:
+                errors.append((pad_row(name), f"{titles[name]}: {e}" if name in titles else str(e)))
+        return errors
 
     bid_chips = BID_CHIPS
 
@@ -414,24 +512,15 @@ class DealForm(forms.Form):
             data["deal"] = {"thrown_in": True}
             return data
         pad = self.pad
-        required = [("maker", str(pad.maker_missing))]
-        if pad.suits:
-            required.append(("suit", gettext("Tap the contract's suit.")))
-        required.append(
-            (
-                "last_trick",
-                gettext("Tap the team that won the last trick (or took %(capot)s).")
-                % {"capot": pad.capot_word},
-            )
-        )
-        for name, message in required:
-            if data.get(name) in (None, "") and name not in self.errors:
-                self.add_error(name, message)
+        missing = self.missing
+        for name in ("maker", "suit", "last_trick"):
+            if name in missing and data.get(name) in (None, "") and name not in self.errors:
+                self.add_error(name, missing[name])
         bid = None
         if pad.bids:
             bid = data.get("bid_more") or data.get("bid")
             if bid is None and "bid" not in self.errors and "bid_more" not in self.errors:
-                self.add_error("bid", gettext("Tap the bid (80, 90, 100 …) or type a higher one."))
+                self.add_error("bid", missing["bid"])
         if self.errors:
             return data
         suit = data.get("suit")
@@ -460,7 +549,7 @@ class DealForm(forms.Form):
                 )
                 return data
         elif typed is None:
-            self.add_error("card_points", gettext("Type one team's card points."))
+            self.add_error("card_points", missing["card_points"])
             return data
         else:
             cards = [total - typed, total - typed]

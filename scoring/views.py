@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
@@ -85,6 +86,8 @@ def help_page(request: HttpRequest) -> HttpResponse:
 
 
 MATCHES_PER_HOUR = "20/h"  # started without an account, from one address (README)
+RECENT_TEAMS_SHOWN = 6  # earlier teams offered at one tap each; the search finds the others
+REMATCHES_SHOWN = 3  # "play again": this tablet's latest pairings
 
 
 def _anonymous_rate(group: str, request: HttpRequest) -> str | None:
@@ -100,8 +103,12 @@ def _recent(request: HttpRequest) -> list[Match]:
 @ratelimit(key="ip", rate=_anonymous_rate, method="POST", block=True)
 @require_http_methods(["GET", "HEAD", "POST"])
 def match_new(request: HttpRequest) -> HttpResponse:
-    recent_teams = selectors.recent_teams(matches=_recent(request))
-    form = MatchForm(request.POST or None, user=request.user, recent_teams=recent_teams)
+    recent = _recent(request)
+    recent_teams = selectors.recent_teams(matches=recent)[:RECENT_TEAMS_SHOWN]
+    again = _again(recent, request.GET.get("again")) if request.method != "POST" else None
+    form = MatchForm(
+        request.POST or None, user=request.user, recent_teams=recent_teams, initial=_again_initial(again)
+    )
     if request.method == "POST" and form.is_valid():
         try:
             match = services.match_create(
@@ -118,7 +125,46 @@ def match_new(request: HttpRequest) -> HttpResponse:
             request.session[SESSION_KEY] = sorted({*request.session.get(SESSION_KEY, []), match.pk})
             return redirect("scoring:match", pk=match.pk)
     status = INVALID if form.errors else 200
-    return render(request, "scoring/match_new.html", {"form": form}, status=status)
+    context = {
+        "form": form,
+        "again": _rematches(recent),
+        "clockwise": [key for key, rules in engine.RULESETS.items() if rules.clockwise],
+    }
+    return render(request, "scoring/match_new.html", context, status=status)
+
+
+def _rematches(recent: list[Match]) -> list[Match]:
+    """This tablet's latest pairings, each once: "play again" starts the same teams at the same game."""
+    seen, found = set(), []
+    for match in recent:
+        pairing = (match.team0_id, match.team1_id, match.ruleset)
+        if pairing not in seen:
+            seen.add(pairing)
+            found.append(match)
+    return found[:REMATCHES_SHOWN]
+
+
+def _again(recent: list[Match], pk: str | None) -> Match | None:
+    """The recent match asked for by ``?again=`` (only this tablet's or account's own)."""
+    return next((match for match in recent if str(match.pk) == pk), None)
+
+
+def _again_initial(match: Match | None) -> dict:
+    """A new match's form filled in as ``match`` was: its two teams picked, its game and options."""
+    if match is None:
+        return {}
+    initial: dict = {"ruleset": match.ruleset}
+    usual = engine.RULESETS[match.ruleset].options().target
+    for name, value in match.options.items():
+        if name in MatchForm.base_fields and not (name == "target" and value == usual):
+            initial[name] = value
+    for t, team in enumerate(match.teams):
+        initial.update({
+            f"team{t}_pick": team.pk, f"team{t}_name": team.name,
+            f"team{t}_player_a": team.player_a.name, f"team{t}_player_a_id": team.player_a_id,
+            f"team{t}_player_b": team.player_b.name, f"team{t}_player_b_id": team.player_b_id,
+        })  # fmt: skip
+    return initial
 
 
 @require_safe
@@ -176,18 +222,34 @@ def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
-    """What the deal being typed would give, before it is saved (htmx)."""
+    """What the deal being typed would give, before it is saved (htmx). With ``?deal=<id>`` (the
+    correction page), what that deal would give corrected so, and the whole sheet's new totals."""
     match = _match_or_404(request, pk)
+    replaced = None
+    if request.GET.get("deal"):
+        replaced = match.deals.filter(pk=request.GET["deal"], deleted_at__isnull=True).first()
+        if replaced is None:
+            raise Http404
     form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
-    preview, problem = None, None
+    preview, problem, corrected = None, None, None
     if form.is_valid():
-        sheet = selectors.match_sheet(match=match).sheet
         try:
             deal = engine.Deal.from_dict(form.cleaned_data["deal"])
-            preview = engine.score_deal(match.ruleset, deal, match.options, held=sheet.held)
+            if replaced is None:
+                sheet = selectors.match_sheet(match=match).sheet
+                preview = engine.score_deal(match.ruleset, deal, match.options, held=sheet.held)
+            else:
+                corrected = selectors.match_sheet_replacing(match=match, deal=replaced, data=deal)
+                preview = next(row for row in corrected.rows if row.deal is deal)
         except engine.ScoringError as error:
             problem = engine_message(error.message)
-    context = {"match": match, "preview": preview, "problem": problem}
+    context = {
+        "match": match,
+        "preview": preview,
+        "problem": problem,
+        "corrected": corrected,
+        "team_names": [t.name for t in match.teams],
+    }
     return render(request, "scoring/sheet.html#preview", context)
 
 
@@ -264,6 +326,8 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
         "match": match,
         "deal": deal,
         "line": line,
+        "sheet": data.sheet,
+        "preview_url": f"{reverse('scoring:deal_preview', args=[match.pk])}?deal={deal.pk}",
         "form": form,
         "history": selectors.deal_history(deal=deal),
         "can_keep": keeper,
@@ -295,7 +359,11 @@ def deal_remove(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
 @require_safe
 def match_history(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(request, pk)
-    context = {"match": match, "history": selectors.match_deal_history(match=match)[:200]}
+    context = {
+        "match": match,
+        "history": selectors.match_deal_history(match=match)[:200],
+        "team_names": [t.name for t in match.teams],
+    }
     return render(request, "scoring/match_history.html", context)
 
 

@@ -201,9 +201,12 @@ SPECTACULAR_SETTINGS = {
 # uses, and base.html turns its eval off. Styles may be inline ('unsafe-inline'): a few templates
 # and the charts use style attributes, htmx adds its indicator style, and a style cannot run
 # code; a nonce in style-src would make browsers ignore 'unsafe-inline', so styles get none.
+# The service worker (/sw.js) and the web-app manifest come from our origin (config/pwa.py).
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF, CSP.NONCE],
+    "worker-src": [CSP.SELF],
+    "manifest-src": [CSP.SELF],
     "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
     "img-src": [CSP.SELF, "data:"],
     "object-src": [CSP.NONE],

@@ -107,6 +107,12 @@ def capot_word(ruleset: str) -> str:
 
 
 @register.filter
+def maker_word(ruleset: str) -> str:
+    """What the game calls the team that made the contract: Trumps, Declarers, Contract, Taker."""
+    return str(PADS[ruleset].maker_label)
+
+
+@register.filter
 def counts_in_tens(ruleset: str) -> bool:
     return engine.RULESETS[ruleset].counts_in_tens
 

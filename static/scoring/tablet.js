@@ -38,14 +38,116 @@ window.tsoxaI18n = {
       const chip = box.closest(".chip");
       chip.classList.toggle("on", n > 0);
       chip.querySelector(".count").textContent = n > 1 ? "×" + n : (n === 1 ? "✓" : "");
+      // "+1" beside a chip that is on, while one more of that kind may still be shown.
+      const more = chip.parentElement.querySelector(".chip-more");
+      if (more) more.hidden = !(n > 0 && n < (parseInt(box.max, 10) || 4));
     });
+    contest(f, false);
+  }
+
+  // The contest of equal best melds (Bulgarian sequences, Pilotta declarations, Mpourloto's
+  // "best melds only"): asked only when both teams' best chips weigh the same, as the engine needs.
+  function contest(f, byHand) {
+    const row = f.querySelector(".contest-row");
+    if (!row) return;
+    const best = [0, 1].map(function (t) {
+      let most = 0;
+      f.querySelectorAll(`.meld-team.team${t} .chip[data-rank]`).forEach(function (chip) {
+        const box = chip.querySelector("input[type=number]");
+        if (box && (parseInt(box.value, 10) || 0) > 0) most = Math.max(most, parseInt(chip.dataset.rank, 10) || 0);
+      });
+      return most;
+    });
+    const needed = best[0] > 0 && best[0] === best[1];
+    if (!needed && byHand) {
+      row.querySelectorAll("input:checked").forEach(function (r) { r.checked = false; });
+    }
+    row.classList.toggle("needed", needed);
+  }
+
+  // What is missing for Record, said beside Record and at the field (the form's own messages).
+  function missing(f) {
+    const out = [];
+    f.querySelectorAll(".pad-row[data-missing]").forEach(function (row) {
+      const name = row.dataset.field;
+      let ok;
+      if (name === "card_points") {
+        const last = checked(f, "last_trick");
+        ok = (last && last.startsWith("capo")) || f.querySelector("#card-points").value.trim() !== "";
+      } else if (name === "bid") {
+        const more = f.querySelector('input[name="bid_more"]');
+        ok = !!checked(f, "bid") || !!(more && more.value.trim());
+      } else {
+        ok = !!checked(f, name);
+      }
+      if (!ok) out.push({field: name, row: row, text: row.dataset.missing});
+    });
+    return out;
+  }
+  function alertBox(f) { return f.querySelector(".pad-alert"); }
+  function showProblems(f, problems) {
+    const box = alertBox(f);
+    problems.forEach(function (p) {
+      p.row.classList.add("has-error");
+      if (!p.row.querySelector(`p.error[data-for="${p.field}"]`)) {
+        const line = document.createElement("p");
+        line.className = "error";
+        line.dataset.for = p.field;
+        line.textContent = p.text;
+        p.row.appendChild(line);
+      }
+    });
+    if (box) {
+      box.replaceChildren.apply(box, problems.map(function (p) {
+        const line = document.createElement("p");
+        line.dataset.for = p.field;
+        line.textContent = p.text;
+        return line;
+      }));
+      box.hidden = !problems.length;
+    }
+  }
+  // A field changed: its error goes, beside Record and at the field.
+  const FIELD_OF = {bid_more: "bid", points_team: "card_points", solo_capot: "last_trick"};
+  function fieldOf(name) {
+    if (/^(melds|belote)\d/.test(name)) return "melds";
+    return FIELD_OF[name] || name;
+  }
+  function clearProblem(f, field) {
+    const fields = field === "last_trick" ? ["last_trick", "card_points"] : [field];  // a capot needs no number
+    fields.forEach(function (name) {
+      f.querySelectorAll(`[data-for="${name}"]`).forEach(function (el) {
+        if (el.closest(".pad-alert")) el.remove();
+        else if (el.classList.contains("error")) el.remove();
+      });
+      const row = f.querySelector(`.pad-row[data-field="${name}"]`);
+      if (row && !row.querySelector("p.error")) row.classList.remove("has-error");
+    });
+    const box = alertBox(f);
+    if (box) box.hidden = !box.children.length;
   }
 
   function setPoints(f, value) {
     const input = f.querySelector("#card-points");
     input.value = value;
+    clearProblem(f, "card_points");
     refresh(f);
     changed(f);
+  }
+
+  // A fourth digit does not fit: say so, rather than drop it silently.
+  function refuseDigit(f) {
+    const input = f.querySelector("#card-points");
+    const note = f.querySelector(".keypad-note");
+    input.classList.remove("refused");
+    void input.offsetWidth;  // restart the shake
+    input.classList.add("refused");
+    if (note) note.textContent = f.dataset.tooLong || "";
+  }
+  function noteClear(f) {
+    const note = f.querySelector(".keypad-note");
+    if (note) note.textContent = "";
+    f.querySelector("#card-points").classList.remove("refused");
   }
 
   document.addEventListener("click", function (e) {
@@ -57,7 +159,9 @@ window.tsoxaI18n = {
       let v = input.value;
       if (k === "clear") v = "";
       else if (k === "back") v = v.slice(0, -1);
-      else if (v.length < 3) v = (v === "0" ? "" : v) + k;
+      else if (v.length >= 3) { refuseDigit(f); return; }
+      else v = (v === "0" ? "" : v) + k;
+      noteClear(f);
       setPoints(f, v);
       return;
     }
@@ -66,24 +170,50 @@ window.tsoxaI18n = {
       const f = form(clear);
       f.querySelectorAll(`.meld-team.team${clear.dataset.clearMelds} .chip input`).forEach(function (box) { box.value = 0; });
       refresh(f);
+      contest(f, true);
       changed(f);
       return;
     }
+    // "+1": one more meld of that kind, shown beside a chip that is on.
+    const more = e.target.closest(".chip-more");
+    if (more && form(more)) {
+      const f = form(more);
+      const box = f.querySelector(`input[name="${more.dataset.more}"]`);
+      const max = parseInt(box.max, 10) || 4;
+      box.value = Math.min((parseInt(box.value, 10) || 0) + 1, max);
+      refresh(f);
+      contest(f, true);
+      changed(f);
+      return;
+    }
+    // A chip: a tap puts it on, a tap on a chip that is on takes it off (however many it counted).
     const chip = e.target.closest(".chip");
     if (chip && form(chip) && document.documentElement.classList.contains("js")) {
       e.preventDefault();
       const box = chip.querySelector("input[type=number]");
-      const max = parseInt(box.max, 10) || 4;
-      const n = (parseInt(box.value, 10) || 0) + 1;
-      box.value = n > max ? 0 : n;
+      box.value = (parseInt(box.value, 10) || 0) > 0 ? 0 : 1;
       refresh(form(chip));
+      contest(form(chip), true);
       changed(form(chip));
     }
   });
 
+  // Record: what is missing is said before anything is sent (also offline), beside Record and at
+  // the field. Capture phase: before htmx sends the form.
+  document.addEventListener("submit", function (e) {
+    const f = e.target;
+    if (!(f instanceof HTMLFormElement) || !f.matches("form.deal-form")) return;
+    const problems = missing(f);
+    if (!problems.length) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    showProblems(f, problems);
+  }, true);
+
   document.addEventListener("change", function (e) {
     const f = form(e.target);
     if (!f) return;
+    if (e.target.name) clearProblem(f, fieldOf(e.target.name));
     if (e.target.name === "points_team") f.dataset.pointsTeamTouched = "1";
     if (e.target.name === "maker" && !f.dataset.pointsTeamTouched) {
       // The number typed is the trump makers' unless the scorekeeper says otherwise.
@@ -99,9 +229,14 @@ window.tsoxaI18n = {
     refresh(f);
   });
 
-  document.addEventListener("input", function (e) { const f = form(e.target); if (f) refresh(f); });
+  document.addEventListener("input", function (e) {
+    const f = form(e.target);
+    if (!f) return;
+    if (e.target.name) clearProblem(f, fieldOf(e.target.name));
+    refresh(f);
+  });
 
-  // Start a match: an earlier team fills its fields; the dealer buttons show the players' names.
+  // Start a match: the dealer buttons show the players' names.
   function seatLabels() {
     document.querySelectorAll("input[data-seat]").forEach(function (input) {
       const label = document.querySelector(`[data-seat-label="${input.dataset.seat}"]`);
@@ -110,13 +245,15 @@ window.tsoxaI18n = {
   }
   document.addEventListener("input", function (e) { if (e.target.matches("input[data-seat]")) seatLabels(); });
 
-  // Start a match: the pickers. Two letters or more typed in a name ask the server for the players
-  // (or teams) of that name that this person may see; tapping one picks that person: a hidden id
-  // beside the name. A name typed and not picked is a new player, as it is without this file.
-  // An empty name offers the players and teams of this tablet's recent matches.
+  // Start a match: the pickers. This tablet's recent teams come first, one tap each (a radio
+  // button, so it works without this file): tapping one fills its name and its two players.
+  // Two letters or more typed in a name ask the server for the players (or teams) of that name
+  // that this person may see; tapping one picks that person: a hidden id beside the name. A name
+  // typed and not picked is a new player, as it is without this file. An empty name offers the
+  // players and teams of this tablet's recent matches.
   const field = function (name) { return document.querySelector(`input[name="${name}"]`); };
   const pickId = function (input) { return document.querySelector(`input[data-pick-id="${input.name}"]`); };
-  const teamPick = function (t) { return document.querySelector(`.team-pick[data-team="${t}"]`); };
+  const cards = function (t) { return document.querySelector(`.team-cards[data-team="${t}"]`); };
   const asked = {};
   let typing = null;
 
@@ -124,6 +261,42 @@ window.tsoxaI18n = {
     const id = pickId(input);
     if (id) id.value = "";
     input.classList.remove("picked");
+  }
+  // The team picked for team t (an earlier team's id, or "" for a new team).
+  function pickTeam(t, id, data) {
+    const list = cards(t);
+    if (!list) {
+      const hidden = document.querySelector(`input.team-pick[data-team="${t}"]`);
+      if (hidden) hidden.value = id;
+      return;
+    }
+    let radio = list.querySelector(`input.team-pick[value="${id}"]`);
+    if (!radio && id) {
+      // A team found by the search: a card of its own, first in the list.
+      const label = document.createElement("label");
+      const b = document.createElement("b"), small = document.createElement("small"), span = document.createElement("span");
+      radio = document.createElement("input");
+      Object.assign(radio, {type: "radio", name: `team${t}_pick`, value: id, className: "team-pick"});
+      Object.assign(radio.dataset, {team: t, name: data.name, playerA: data.playerA, playerAId: data.playerAId,
+        playerB: data.playerB, playerBId: data.playerBId});
+      label.className = "team-card";
+      b.textContent = data.name;
+      small.textContent = `${data.playerA} & ${data.playerB}`;
+      span.append(b, small);
+      label.append(radio, span);
+      list.prepend(label);
+    }
+    if (radio) radio.checked = true;
+    teamCards();
+  }
+  // A team picked on one side cannot be picked on the other.
+  function teamCards() {
+    [0, 1].forEach(function (t) {
+      const other = document.querySelector(`.team-cards[data-team="${1 - t}"] input.team-pick:checked`);
+      document.querySelectorAll(`.team-cards[data-team="${t}"] input.team-pick`).forEach(function (radio) {
+        radio.disabled = !!other && !!other.value && radio.value === other.value && !radio.checked;
+      });
+    });
   }
   function search(input) {
     const root = input.closest("[data-search-url]");
@@ -151,6 +324,7 @@ window.tsoxaI18n = {
       const input = field(`team${t}_${p[0]}`);
       if (input) setPlayer(input, p[1] || "", p[2]);
     });
+    document.querySelectorAll(`.team${t} .picks`).forEach(function (box) { box.innerHTML = ""; });
     seatLabels();
   }
 
@@ -159,8 +333,7 @@ window.tsoxaI18n = {
     if (!input) return;
     // Changed by hand: no longer the person (or the team) picked.
     if (input.dataset.search === "player") unpick(input);
-    const pick = teamPick(input.dataset.team);
-    if (pick) pick.value = "";
+    pickTeam(input.dataset.team, "", {});
     clearTimeout(typing);
     typing = setTimeout(function () { search(input); }, 250);
   });
@@ -177,133 +350,60 @@ window.tsoxaI18n = {
       setPlayer(input, button.dataset.name, button.dataset.pickPlayer);
       seatLabels();
     } else if (button.dataset.pickTeam) {
-      const pick = teamPick(input.dataset.team);
-      if (pick && pick.tagName === "SELECT" && !pick.querySelector(`option[value="${button.dataset.pickTeam}"]`)) {
-        const option = new Option(button.textContent.trim(), button.dataset.pickTeam);
-        Object.assign(option.dataset, button.dataset);
-        pick.add(option);
-      }
-      if (pick) pick.value = button.dataset.pickTeam;
+      pickTeam(input.dataset.team, button.dataset.pickTeam, button.dataset);
       fillTeam(input.dataset.team, button.dataset);
     }
     box.innerHTML = "";
   });
-  // An earlier team chosen in the list fills its fields; "a new team" empties them.
+  // An earlier team tapped fills its fields; "new team" empties them for typing.
   document.addEventListener("change", function (e) {
-    const pick = e.target.closest("select.team-pick");
-    if (!pick) return;
-    const option = pick.selectedOptions[0];
-    fillTeam(pick.dataset.team, pick.value && option ? option.dataset : {});
+    const radio = e.target.closest(".team-cards input.team-pick");
+    if (!radio) return;
+    fillTeam(radio.dataset.team, radio.value ? radio.dataset : {});
+    teamCards();
+    if (!radio.value) {
+      const name = field(`team${radio.dataset.team}_name`);
+      if (name) name.focus();
+    }
   });
 
-  // Start a match: only the chosen game's options are shown (all of them without JavaScript).
+  // Start a match: only the chosen game's options are shown (all of them without JavaScript), and
+  // the way play goes round the table is the game's: to the left in Mpourloto, to the right in the others.
   function optionGroups() {
     const game = document.querySelector('input[name="ruleset"]:checked');
     document.querySelectorAll(".option-group[data-ruleset]").forEach(function (group) {
       group.hidden = !!game && group.dataset.ruleset !== game.value;
     });
+    const dealer = document.querySelector("fieldset.dealer[data-clockwise]");
+    if (game && dealer) {
+      const left = dealer.dataset.clockwise.split(" ").includes(game.value);
+      dealer.querySelectorAll("[data-direction]").forEach(function (text) {
+        text.hidden = text.dataset.direction !== (left ? "left" : "right");
+      });
+      const seats = dealer.querySelector(".seats");
+      seats.classList.toggle("to-left", left);
+      seats.classList.toggle("to-right", !left);
+    }
   }
   document.addEventListener("change", function (e) { if (e.target.name === "ruleset") optionGroups(); });
+  document.addEventListener("DOMContentLoaded", teamCards);
 
   function init() {
     seatLabels();
     optionGroups();
-    document.querySelectorAll("form.deal-form").forEach(refresh);
+    document.querySelectorAll("form.deal-form").forEach(function (f) {
+      // The pad has its own keys: the tablet's keyboard would cover them.
+      const points = f.querySelector("#card-points");
+      if (points && f.querySelector(".keypad")) points.setAttribute("inputmode", "none");
+      refresh(f);
+    });
   }
   document.addEventListener("DOMContentLoaded", init);
   document.addEventListener("htmx:afterSettle", init);
 })();
 
-// A deal that could not be sent (no connection) waits on this tablet and is sent again as soon
-// as the connection returns, or when the page is opened again. The server records a deal once
-// per client key, so sending one twice is harmless.
-(function () {
-  "use strict";
-  const ngettext = window.tsoxaI18n.ngettext, interpolate = window.tsoxaI18n.format;
-  const STORE = "tsoxa-pending-deals";
-
-  function load() {
-    try { return JSON.parse(localStorage.getItem(STORE)) || []; } catch (e) { return []; }
-  }
-  function save(list) { localStorage.setItem(STORE, JSON.stringify(list)); show(); }
-  function newKey() {
-    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-    return "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, function (c) {
-      const r = Math.random() * 16 | 0;
-      return (c === "x" ? r : (r & 0x3 | 0x8)).toString(16);
-    });
-  }
-  function csrf() {
-    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
-  }
-
-  function show(note) {
-    const box = document.getElementById("pending");
-    if (!box) return;
-    const here = load().filter(function (item) { return item.page === location.pathname; }).length;
-    const text = here ? interpolate(ngettext(
-      "%(n)s deal is waiting for the connection; they are sent as soon as it returns.",
-      "%(n)s deals are waiting for the connection; they are sent as soon as it returns.", here), {n: here}) : "";
-    box.textContent = [text, note || ""].filter(Boolean).join(" ");
-    box.hidden = !box.textContent;
-  }
-
-  document.addEventListener("htmx:sendError", function (e) {
-    const form = e.detail.elt;  // the form whose post failed (not the preview inside it)
-    if (!form.matches || !form.matches("form.deal-form, form.thrown-in-form")) return;
-    const body = new URLSearchParams(new FormData(form));
-    body.delete("version");  // this tablet's own deals follow each other: no stale-sheet check among them
-    const list = load();
-    list.push({page: location.pathname, action: form.action, body: body.toString()});
-    save(list);
-    // A fresh pad for the next deal, with a key of its own.
-    const key = newKey();
-    document.querySelectorAll("form.deal-form, form.thrown-in-form").forEach(function (f) {
-      if (f.classList.contains("deal-form")) f.reset();
-      const field = f.querySelector('input[name="client_key"]');
-      if (field) field.value = key;
-      f.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
-    });
-    document.querySelectorAll("form.deal-form").forEach(function (f) { f.dispatchEvent(new Event("input", {bubbles: true})); });
-  });
-
-  let sending = false;
-  async function resend() {
-    if (sending || !navigator.onLine) return;
-    const list = load();
-    if (!list.length) return;
-    sending = true;
-    const left = [];
-    let sent = 0, refused = 0;
-    for (const item of list) {
-      try {
-        const response = await fetch(item.action, {
-          method: "POST",
-          body: item.body,
-          credentials: "same-origin",
-          headers: {"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": csrf(), "HX-Request": "true"},
-        });
-        if (response.status >= 500) left.push(item);
-        else if (response.ok) sent += 1;
-        else refused += 1;  // the sheet refused it (finished, changed, not this tablet's): enter it again
-      } catch (e) {
-        left.push(item);
-      }
-    }
-    save(left);
-    sending = false;
-    show(refused ? interpolate(ngettext(
-      "%(n)s waiting deal could not be recorded: please enter it again.",
-      "%(n)s waiting deals could not be recorded: please enter them again.", refused), {n: refused}) : "");
-    if ((sent || refused) && document.getElementById("match-area") && window.htmx) {
-      htmx.ajax("GET", location.pathname, {target: "#match-area", select: "#match-area", swap: "outerHTML"});
-    }
-  }
-
-  window.addEventListener("online", resend);
-  document.addEventListener("DOMContentLoaded", function () { show(); resend(); });
-  document.addEventListener("htmx:afterSettle", function () { show(); });
-})();
+// A deal recorded without a connection waits on this tablet (IndexedDB) and is sent when it
+// returns: offline.js.
 
 // The Content-Security-Policy (config/settings/base.py) runs no inline handler and no evaluated
 // code: what the templates would otherwise have written inline is done here.

@@ -81,9 +81,11 @@ class Pad:
         expect(self.form.locator("#card-points")).to_have_value(str(number))
 
     def meld(self, team: int, code: str, times: int = 1) -> None:
+        """Tap a team's meld chip; a second meld of that kind is its "+1" beside the chip."""
         chip = self.form.locator(f'.meld-team.team{team} label.chip[title="{MELD_TITLES[code]}"]')
-        for _ in range(times):
-            chip.click()
+        chip.click()
+        for _ in range(times - 1):
+            chip.locator("xpath=..").locator(".chip-more").click()
         expect(chip.locator(".count")).to_have_text("✓" if times == 1 else f"×{times}")
 
     def expect_preview(self, text: str) -> None:
@@ -102,7 +104,8 @@ def expect_sheet(page: Page, *, totals: tuple[int, int], results: list[str], nex
     expect(page.get_by_test_id("total-0")).to_have_text(str(totals[0]))
     expect(page.get_by_test_id("total-1")).to_have_text(str(totals[1]))
     if results:
-        expect(rows.locator("td.result")).to_have_text(results)
+        # The sheet shows the newest deal first (under the pad, in view after Record).
+        expect(rows.locator("td.result")).to_have_text(results[::-1])
     if next_dealer is None:
         expect(page.get_by_test_id("next-dealer")).to_have_count(0)
     else:
@@ -110,7 +113,7 @@ def expect_sheet(page: Page, *, totals: tuple[int, int], results: list[str], nex
 
 
 def row(page: Page, number: int):
-    return page.locator("tr[data-testid=deal-row]").nth(number - 1)
+    return page.locator(f'tr[data-testid=deal-row][data-number="{number}"]')
 
 
 def test_scorekeeper_plays_a_match_to_the_end(page: Page, live_server) -> None:

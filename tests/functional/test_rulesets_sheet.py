@@ -97,10 +97,11 @@ class Pad(MpourlotoPad):
         self._tap("multiplier", multiplier)
 
     def declare(self, team: int, code: str, times: int = 1) -> None:
-        """Tap a declaration chip (or "belote") of a team; each tap counts one more."""
+        """Tap a declaration chip (or "belote") of a team; each more of that kind is its "+1"."""
         chip = self.form.locator(f'.meld-team.team{team} label.chip[title="{DECLARATION_TITLES[code]}"]')
-        for _ in range(times):
-            chip.click()
+        chip.click()
+        for _ in range(times - 1):
+            chip.locator("xpath=..").locator(".chip-more").click()
         expect(chip.locator(".count")).to_have_text("✓" if times == 1 else f"×{times}")
 
     def belote(self, team: int, times: int = 1) -> None:

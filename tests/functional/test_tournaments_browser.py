@@ -17,8 +17,8 @@ Deal points (Mpourloto and French Belote alike): card points + 10 for the last
 trick; the makers (or taker) score more than the others, so each team adds its
 own. The number typed on the keypad is the makers' card points (of 152).
 
-Celery runs eagerly in the tests: the standings are recomputed when a deal's
-transaction commits.
+Celery runs eagerly in the tests: the standings are recomputed as soon as the
+response to the deal that finished a match has been sent.
 """
 
 from __future__ import annotations

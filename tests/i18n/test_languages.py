@@ -613,5 +613,7 @@ def test_the_tablet_script_reads_its_words_from_the_catalogue(client, lang, word
         assert word.encode("unicode_escape").decode() in body or word in body
     page = client.get(reverse("scoring:match_new"), HTTP_ACCEPT_LANGUAGE=lang).text
     assert page.index(reverse("javascript-catalog")) < page.index("scoring/tablet.js")
-    tablet = (Path(settings.BASE_DIR) / "static" / "scoring" / "tablet.js").read_text(encoding="utf-8")
-    assert 'gettext("Seat %(n)s")' in tablet and "deals are waiting for the connection" in tablet
+    assert page.index(reverse("javascript-catalog")) < page.index("scoring/offline.js")
+    scripts = Path(settings.BASE_DIR) / "static" / "scoring"
+    tablet, offline = ((scripts / name).read_text(encoding="utf-8") for name in ("tablet.js", "offline.js"))
+    assert 'gettext("Seat %(n)s")' in tablet and "deals are waiting for the connection" in offline

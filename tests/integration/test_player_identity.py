@@ -7,6 +7,8 @@ and the pickers tell them apart by their last team and match.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -117,7 +119,9 @@ def test_an_unknown_pick_is_refused_and_nothing_is_saved(client, match):
 def test_the_page_offers_this_tablets_recent_teams_and_not_others(client, match, db):
     assert client.post(NEW, form(team0_name="Ours", team1_name="Theirs")).status_code == 302
     page = client.get(NEW).text
-    assert "Ours (Nikos &amp; Eleni)" in page and "Theirs (Giorgos &amp; Maria)" in page
+    # One tap each: a card with the team's name and its two players.
+    assert "<b>Ours</b><small>Nikos &amp; Eleni</small>" in page
+    assert "<b>Theirs</b><small>Giorgos &amp; Maria</small>" in page
     assert "Kafeneio A" not in page  # another tablet's (the fixture's) teams are not offered
     other = client.__class__()
     assert "Ours" not in other.get(NEW).text
@@ -127,7 +131,8 @@ def test_the_page_keeps_a_pick_on_an_error(client, match):
     response = client.post(NEW, form(team0_player_a_id=match.seat0.pk, team1_pick=match.team1.pk, target=0))
     assert response.status_code == 422
     assert f'name="team0_player_a_id" value="{match.seat0.pk}"' in response.text
-    assert f'<option value="{match.team1.pk}"' in response.text and " selected>Kafeneio B" in response.text
+    card = re.search(rf'<input type="radio" name="team1_pick" value="{match.team1.pk}"[^>]*>', response.text)
+    assert card and " checked" in card.group(0) and 'data-name="Kafeneio B"' in card.group(0)
 
 
 # The pickers' search ----------------------------------------------------------------------------

@@ -71,6 +71,7 @@ class RuleSet:
     Options: ClassVar[type]
     deck_total: ClassVar[int] = 152  # card points without the last trick
     counts_in_tens: ClassVar[bool] = False  # scores are match points: raw points rounded to tens
+    clockwise: ClassVar[bool] = False  # play passes clockwise, to the left (Mpourloto); else to the right
 
     # Options -----------------------------------------------------------------
 

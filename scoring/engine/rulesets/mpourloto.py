@@ -38,6 +38,7 @@ class Mpourloto(RuleSet):
     name = "Mpourloto"
     Options = MpourlotoOptions
     deck_total = 152
+    clockwise = True  # the deal passes to the dealer's left
 
     def check_deal(self, deal: Deal, opts: MpourlotoOptions) -> None:
         if deal.thrown_in:
