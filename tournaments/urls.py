@@ -21,5 +21,10 @@ urlpatterns = [
     path("tournaments/<slug:slug>/manage/rounds/<int:number>/swap/", views.round_swap, name="round_swap"),
     path("tournaments/<slug:slug>/manage/rounds/<int:number>/start/", views.round_start, name="round_start"),
     path("tournaments/<slug:slug>/manage/rounds/<int:number>/links/", views.round_links, name="round_links"),
+    path(
+        "tournaments/<slug:slug>/manage/rounds/<int:number>/tables/<int:table>/qr.svg",
+        views.table_qr,
+        name="table_qr",
+    ),
     path("s/<str:token>/", views.scorekeeper_link, name="scorekeeper"),
 ]

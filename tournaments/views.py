@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from functools import wraps
 
@@ -260,16 +261,39 @@ def round_start(request: HttpRequest, tournament: Tournament, number: int) -> Ht
 @organizer_only
 @require_safe
 def round_links(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """Printable: every table's scorekeeper link and its QR code."""
+    """Printable: every table's scorekeeper link and its QR code. The codes are images of their own
+    (``table_qr``), drawn in parallel by the browser, so the page comes at once at any size."""
     rnd = get_object_or_404(tournament.rounds, number=number)
-    tables = []
-    for table in selectors.round_tables(rnd=rnd):
-        url = request.build_absolute_uri(reverse("tournaments:scorekeeper", args=[table.token]))
-        qr = None if table.is_bye else segno.make(url, error="m").svg_inline(scale=4)
-        tables.append({"table": table, "url": url, "qr": qr})
+    tables = [
+        {
+            "table": table,
+            "url": request.build_absolute_uri(reverse("tournaments:scorekeeper", args=[table.token])),
+            "qr": None
+            if table.is_bye
+            else reverse("tournaments:table_qr", args=[tournament.slug, rnd.number, table.number]),
+        }
+        for table in selectors.round_tables(rnd=rnd)
+    ]
     return render(
         request, "tournaments/links.html", {"tournament": tournament, "round": rnd, "tables": tables}
     )
+
+
+@organizer_only
+@require_safe
+def table_qr(request: HttpRequest, tournament: Tournament, number: int, table: int) -> HttpResponse:
+    """A table's scorekeeper link as a QR code (SVG): the organizer's only, as the link is a secret."""
+    found = get_object_or_404(Table, round__tournament=tournament, round__number=number, number=table)
+    if found.is_bye:
+        raise Http404("A bye has no sheet.")
+    url = request.build_absolute_uri(reverse("tournaments:scorekeeper", args=[found.token]))
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, xmldecl=False)
+    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=3600"  # a table's link never changes
+    response["Content-Security-Policy"] = "default-src 'none'"  # only a picture: nothing in it runs
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 @organizer_only

@@ -165,7 +165,7 @@ def scorekeeper_links(page: Page, base_url: str, number: int, kind: str, tables:
     expect(cards).to_have_count(len(tables))
     expect(cards.locator("h2")).to_have_text([f"Table {n}" for n in range(1, len(tables) + 1)])
     expect(cards.locator("p:not(.url)")).to_have_text(tables)
-    expect(cards.locator("svg")).to_have_count(len(tables))  # a QR code on each card
+    expect(cards.locator("img.qr")).to_have_count(len(tables))  # a QR code on each card
     urls = [url.strip() for url in cards.locator("p.url").all_inner_texts()]
     for url in urls:
         assert re.fullmatch(rf"{re.escape(base_url)}/s/[\w-]+/", url), url
