@@ -12,11 +12,12 @@ def main(argv: list[str]) -> None:
     from django.db import connection
     from django.test.utils import setup_test_environment
 
-    from benchmarks import import_file, load, standings, swiss
+    from benchmarks import exports, import_file, load, standings, swiss
 
     known = {
         "swiss": swiss.run,
         "standings": standings.run,
+        "exports": exports.run,
         "load": load.run,
         "import": import_file.run,
     }
