@@ -8,10 +8,8 @@ from rest_framework.test import APIClient
 
 from players.models import Player
 from scoring import services as scoring
-from tests.api.conftest import WIN_0, WIN_1, client_for
-from tests.factories import made
-from tournaments import services
-from tournaments.models import Tournament
+from tests.api.conftest import client_for
+from tests.factories import made, swiss_night
 
 pytestmark = pytest.mark.django_db
 
@@ -35,20 +33,7 @@ def standalone_matches(user, player, count):
 
 
 def club_night(organizer, teams, rounds=2):
-    t = services.tournament_create(
-        organizer=organizer, name=f"Night {teams}", swiss_rounds=rounds, deals_per_match=1
-    )
-    for n in range(teams):
-        services.entry_register(
-            tournament=t, name=f"T{teams}-{n}", players=[f"p{teams}-{n}a", f"p{teams}-{n}b"]
-        )
-    t = services.tournament_start(tournament=t, user=organizer)
-    for _ in range(rounds):
-        rnd = services.round_start(rnd=services.round_generate(tournament=t, user=organizer), user=organizer)
-        for k, table in enumerate(rnd.tables.filter(match__isnull=False).order_by("number")):
-            scoring.deal_record(match=table.match, deal=WIN_0 if k % 2 else WIN_1, user=organizer)
-        services.standings_refresh(tournament_id=t.pk)
-    return Tournament.objects.get(pk=t.pk)
+    return swiss_night(organizer, teams, rounds)
 
 
 @pytest.fixture

@@ -9,9 +9,7 @@ from django.urls import reverse
 
 from players.models import Player
 from scoring import services as scoring
-from tests.factories import made
-from tournaments import services
-from tournaments.models import Tournament
+from tests.factories import made, swiss_night
 
 pytestmark = pytest.mark.django_db
 
@@ -28,21 +26,9 @@ def queries(client, url):
 
 
 def night(organizer, teams, rounds):
-    """A Swiss of ``teams`` teams (two of them sharing the player "Zoe"), ``rounds`` rounds played."""
-    t = services.tournament_create(
-        organizer=organizer, name=f"Night {teams}", swiss_rounds=rounds + 1, deals_per_match=1
-    )
+    """A Swiss of ``teams`` teams (the first with the player "Zoe"), ``rounds`` rounds played."""
     zoe = Player.objects.create(name="Zoe")
-    for n in range(teams):
-        first = zoe if n == 0 else f"a{teams}-{n}"
-        services.entry_register(tournament=t, name=f"T{teams}-{n}", players=[first, f"b{teams}-{n}"])
-    t = services.tournament_start(tournament=t, user=organizer)
-    for _ in range(rounds):
-        rnd = services.round_start(rnd=services.round_generate(tournament=t, user=organizer), user=organizer)
-        for k, table in enumerate(rnd.tables.filter(match__isnull=False).order_by("number")):
-            scoring.deal_record(match=table.match, deal=WIN_0 if k % 2 else WIN_1, user=organizer)
-        services.standings_refresh(tournament_id=t.pk)
-    return Tournament.objects.get(pk=t.pk), zoe
+    return swiss_night(organizer, teams, rounds, first_player=zoe, more_rounds=1), zoe
 
 
 def pages(t, zoe):
