@@ -21,7 +21,7 @@ class MatchAdmin(SimpleHistoryAdmin):
     list_display = ["__str__", "ruleset", "target", "status", "winner", "created_at"]
     list_filter = ["ruleset", "status"]
     search_fields = ["team0__name", "team1__name"]
-    readonly_fields = ["status", "winner", "version", "finished_at", "created_at", "updated_at"]
+    readonly_fields = ["status", "winner", "state", "version", "finished_at", "created_at", "updated_at"]
     inlines = [DealInline]
     # The game, its options and the seats are fixed when the match starts: a change would
     # silently rescore every deal.

@@ -8,6 +8,7 @@ import uuid
 from typing import Any
 
 import django_filters
+from django.db import transaction
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
@@ -17,14 +18,14 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.authentication import CSRFCheck
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from players.models import Player, Team
 
-from . import selectors, services
+from . import engine, selectors, services
 from .models import RULESET_KEYS, Deal, Match
-from .permissions import SESSION_KEY, can_keep, can_write
+from .permissions import SESSION_KEY, can_keep, can_see, can_write
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("8f5b8f0e-3c57-4f43-9a63-5d2f8f0c9b1e")
 # Request examples: the docs show them, and the schema-driven test run sends them, so that the write
@@ -174,6 +175,14 @@ class MatchDetailSerializer(MatchListSerializer):
         return self._sheet(match).sheet.to_dict()
 
 
+def sheet_head(sheet: engine.Sheet) -> dict[str, Any]:
+    """The sheet but its rows: totals, held points, status, winner, next dealer and leader, rule set
+    and options (FORMAT.md's sheet without ``deals``)."""
+    head = sheet.to_dict()
+    del head["deals"]
+    return head
+
+
 def deal_out(deal: Deal, number: int | None) -> dict[str, Any]:
     """A recorded deal: FORMAT.md's deal plus its id, its number on the sheet and when it was entered."""
     return {
@@ -258,6 +267,13 @@ def _enforce_csrf(request) -> None:
         raise PermissionDenied(f"CSRF failed: {reason}")
 
 
+def _an_id(pk: Any) -> int:
+    """A match id from the URL; anything else is no match (404)."""
+    if not re.fullmatch(r"[0-9]{1,18}", str(pk)):
+        raise NotFound
+    return int(pk)
+
+
 def actor(request):
     """Who is writing, for the history: the account, or nobody (a table's tablet)."""
     return request.user if request.user.is_authenticated else None
@@ -269,12 +285,15 @@ class KeeperOrReadOnly(permissions.BasePermission):
 
     message = "Only this match's scorekeepers (or its tournament's organizer) may change it."
     ACCOUNT_ONLY = ("create", "import_file")  # a new match needs an account
+    # Asked on the match itself, read and locked with what the question needs (``can_keep`` holds
+    # ``can_write``): nothing to ask before.
+    ON_THE_MATCH = ("deals",)
 
     def has_permission(self, request, view) -> bool:
         if request.method in permissions.SAFE_METHODS:
             return True
         if request.user.is_authenticated:
-            return can_write(request.user)
+            return getattr(view, "action", None) in self.ON_THE_MATCH or can_write(request.user)
         if getattr(view, "action", None) in self.ACCOUNT_ONLY or not request.session.get(SESSION_KEY):
             return False
         _enforce_csrf(request)
@@ -406,33 +425,60 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             ),
             IF_MATCH,
         ],
-        description="Record a deal (FORMAT.md's deal) at the end of the match.",
+        description="Record a deal (FORMAT.md's deal) at the end of the match. The answer: the deal with "
+        "its `number`, its `row` on the sheet (`scores`, `result`, `totals`, `dealer`, …), the sheet's head "
+        "(`sheet`: `totals`, `held`, `status`, `winner`, `next_dealer`, … but not its rows: "
+        "`GET …/sheet/` has them) and the match's `version`.",
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def deals(self, request, pk=None):
-        match = self.get_object()
         if request.method == "GET":
+            match = self.get_object()
             return Response(
                 [deal_out(line.deal, line.row.number) for line in selectors.match_sheet(match=match).lines]
             )
-        self._writable(match)
         key = request.headers.get("Idempotency-Key")
         client_key = uuid.uuid5(IDEMPOTENCY_NAMESPACE, key) if key else None
-        deal = services.deal_record(
-            match=match,
-            deal=request.data,
-            client_key=client_key,
-            user=actor(request),
-            expected_version=self._if_match(),
-        )
-        created = getattr(deal, "created", False)  # decided under the match's row lock: one 201 per key
-        return Response(self._deal_reply(match, deal), status=status.HTTP_201_CREATED if created else 200)
+        with transaction.atomic():
+            # One query: the match, locked, with what the permission asks; asked once.
+            match = services.match_lock(pk=_an_id(pk), user=request.user, client_key=client_key, names=False)
+            if match is None or not can_see(request.user, match, request.session):
+                raise NotFound
+            self._writable(match)
+            deal = services.deal_record(
+                match=match,
+                deal=request.data,
+                client_key=client_key,
+                user=actor(request),
+                expected_version=self._if_match(),
+            )
+        if deal.created:  # answered from the state the deal left: nothing read again
+            rules = engine.get_ruleset(match.ruleset)
+            state = engine.MatchState.from_dict(match.state)
+            sheet, row = engine.sheet_of(rules, rules.options(match.options), state), deal.row
+        else:  # a resend: the deal first recorded (its row, if still in play) and the sheet as it is now
+            data = selectors.match_sheet(match=match)
+            sheet = data.sheet
+            row = next((line.row for line in data.lines if line.deal.pk == deal.pk), None)
+        answer = {
+            "deal": deal_out(deal, row.number if row else None),
+            "row": row.to_dict() if row else None,
+            "sheet": sheet_head(sheet),
+            "version": match.version,
+        }
+        return Response(answer, status=status.HTTP_201_CREATED if deal.created else 200)
 
     def _deal_reply(self, match: Match, deal: Deal) -> dict[str, Any]:
+        """The deal and the sheet as they are now, replayed (a correction, a resent deal)."""
         match = Match.objects.get(pk=match.pk)
         data = selectors.match_sheet(match=match)
-        number = next((line.row.number for line in data.lines if line.deal.pk == deal.pk), None)
-        return {"deal": deal_out(deal, number), "sheet": data.sheet.to_dict(), "version": match.version}
+        row = next((line.row for line in data.lines if line.deal.pk == deal.pk), None)
+        return {
+            "deal": deal_out(deal, row.number if row else None),
+            "row": row.to_dict() if row else None,
+            "sheet": data.sheet.to_dict(),
+            "version": match.version,
+        }
 
     @extend_schema(
         methods=["PUT"],

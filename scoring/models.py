@@ -1,19 +1,38 @@
 """Matches and their deals.
 
 Only what the table reported is stored (a deal in the FORMAT.md shape); the
-totals are always recomputed from the deals by the engine. ``status``,
+sheet is worked out from the deals by the engine. ``state`` is the engine's
+state after the last deal (``engine.MatchState``: totals, held points, status,
+winner, tie-break deals, deals played and dealt, the next dealer), so that a new
+deal is scored by one ``engine.step`` instead of a replay of the match; ``status``,
 ``winner``, ``totals`` and ``suffered`` are kept on the match for lists and
-standings, and rewritten by the services from the engine's verdict in the same
-transaction as every change, so they cannot drift from the deals. Every change to a deal or a
+standings. All are rewritten by the services from the engine's verdict in the same
+transaction as every change (a correction or a deletion replays the whole match),
+and the tests check the stored state against a full replay. Every change to a deal or a
 match is kept in its history (django-simple-history: who, when, what).
 """
 
+import functools
+
 from django.conf import settings
 from django.db import models
+from simple_history.manager import HistoryManager
 from simple_history.models import HistoricalRecords
 
 from players.models import Player, Team
 from scoring import engine
+
+
+class History(HistoryManager):
+    """django-simple-history's manager, its class made once: the library's descriptor makes it
+    anew (``from_queryset``, which inspects every queryset method) each time a history is read or
+    a history row written through ``save()``, a fifth of the CPU of a small write."""
+
+    @classmethod
+    @functools.cache
+    def from_queryset(cls, queryset_class, class_name=None):
+        return super().from_queryset(queryset_class, class_name)
+
 
 RULESET_CHOICES = [(key, rules.name) for key, rules in engine.RULESETS.items()]
 RULESET_KEYS = list(engine.RULESETS)
@@ -45,6 +64,11 @@ class Match(models.Model):
         blank=True,
         help_text="Deals each team lost as the contracting side (mesa, failed, inside…)",
     )
+    state = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The engine's state after the last deal (engine.MatchState), rewritten on every change",
+    )
     version = models.PositiveIntegerField(default=0, help_text="Raised by every change to the deals")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -62,7 +86,7 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    history = HistoricalRecords(excluded_fields=["keepers"])
+    history = HistoricalRecords(excluded_fields=["keepers"], history_manager=History)
 
     class Meta:
         ordering = ["-created_at"]
@@ -109,7 +133,7 @@ class Deal(models.Model):
     entered_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_manager=History)
 
     class Meta:
         ordering = ["match", "position"]

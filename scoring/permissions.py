@@ -1,4 +1,10 @@
-"""Who may change a match: its scorekeepers, its tournament's organizer, a club granted writes."""
+"""Who may change a match: its scorekeepers, its tournament's organizer, a club granted writes.
+
+A match read by ``services.match_lock`` for a person (with its tournament's table, its seats, and
+``access_user``, ``access_keeps`` and ``access_read_only``: whether that person keeps it and is a
+read-only club) answers every question here about them without a query more; any other match is
+asked what it needs.
+"""
 
 from __future__ import annotations
 
@@ -18,12 +24,26 @@ def club_of(user: Any):
         return None
 
 
-def can_write(user: Any) -> bool:
+def _read_with(user: Any, match: Match | None) -> bool:
+    """Was ``match`` read with what the checks need to know about this (signed-in) user?"""
+    return match is not None and getattr(match, "access_user", None) == user.pk
+
+
+def can_write(user: Any, match: Match | None = None) -> bool:
     """Signed in, and not a read-only club."""
     if not user.is_authenticated:
         return False
+    if _read_with(user, match):
+        return not match.access_read_only
     club = club_of(user)
     return club is None or club.can_write
+
+
+def keeps(user: Any, match: Match) -> bool:
+    """Is this signed-in person one of the match's keeper accounts?"""
+    if _read_with(user, match):
+        return match.access_keeps
+    return match.keepers.filter(pk=user.pk).exists()
 
 
 def table_of(match: Match):
@@ -40,10 +60,12 @@ def tournament_of(match: Match):
 
 def organizes(user: Any, match: Match) -> bool:
     """The match's tournament's organizer (or a superuser): may correct it whenever, audited."""
-    if not can_write(user):
+    if not user.is_authenticated:
         return False
     tournament = tournament_of(match)
-    return tournament is not None and (user.is_superuser or tournament.organizer_id == user.pk)
+    if tournament is None or not can_write(user, match):
+        return False
+    return user.is_superuser or tournament.organizer_id == user.pk
 
 
 def open_at_the_table(match: Match) -> bool:
@@ -65,7 +87,7 @@ def can_keep(user: Any, match: Match, session: Any = None) -> bool:
     is_open = open_at_the_table(match)
     if is_open and session is not None and match.pk in session.get(SESSION_KEY, []):
         return True
-    if not can_write(user) or not (user.is_superuser or match.keepers.filter(pk=user.pk).exists()):
+    if not can_write(user, match) or not (user.is_superuser or keeps(user, match)):
         return False
     # An account that keeps a match outside any tournament may still correct it once confirmed (the
     # change asks for a new confirmation); a tournament's match is the organizer's then.
@@ -78,12 +100,19 @@ def settled_for(user: Any, match: Match, session: Any = None) -> bool:
     if can_keep(user, match, session):
         return False
     at_table = session is not None and match.pk in session.get(SESSION_KEY, [])
-    return at_table or (user.is_authenticated and match.keepers.filter(pk=user.pk).exists())
+    return at_table or (user.is_authenticated and keeps(user, match))
+
+
+SEATS = tuple(Match._meta.get_field(f"seat{seat}") for seat in range(4))
 
 
 def seated_team(user: Any, match: Match) -> int | None:
     """The team of the signed-in player, if they sit at this match."""
-    player = getattr(user, "player", None) if user.is_authenticated else None
+    if not user.is_authenticated:
+        return None
+    if all(seat.is_cached(match) for seat in SEATS):  # read with the match: who sits there is known
+        return next((s % 2 for s, player in enumerate(match.seats) if player.user_id == user.pk), None)
+    player = getattr(user, "player", None)
     if player is None:
         return None
     seats = (match.seat0_id, match.seat1_id, match.seat2_id, match.seat3_id)
@@ -117,5 +146,5 @@ def can_see(user: Any, match: Match, session: Any = None) -> bool:
     if seated_team(user, match) is not None:
         return True
     return user.is_authenticated and (
-        user.pk == tournament.organizer_id or user.is_superuser or match.keepers.filter(pk=user.pk).exists()
+        user.pk == tournament.organizer_id or user.is_superuser or keeps(user, match)
     )

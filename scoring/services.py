@@ -1,8 +1,11 @@
 """Writes: every change to a match goes through here, atomically.
 
-A deal is checked by the engine against the whole match (the deals before
-it and after it) before anything is saved; a refused deal raises
-``ScoringError`` with a message for the player and changes nothing.
+A new deal is checked and scored by the engine (``engine.step``) against the state the match's
+last deal left, stored on the match (``Match.state``); a correction or a deletion is checked
+against the whole match (the deals before it and after it) by a replay. Either way the state,
+totals, status and winner are rewritten from the engine's verdict in the same transaction, the
+match row locked. A refused deal raises ``ScoringError`` with a message for the player and
+changes nothing.
 """
 
 from __future__ import annotations
@@ -14,15 +17,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db import connection, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from players.models import Player
 from players.services import player_create, player_name_clean, team_get_or_create
 
-from . import engine, selectors
+from . import deal_sql, engine, selectors
 from .models import Deal, Match
 from .signals import MatchResult, match_changed
 
@@ -40,8 +42,41 @@ def _active(match: Match) -> list[Deal]:
 
 
 def _locked(match: Match) -> Match:
-    """The match row, locked until the transaction ends: one change at a time."""
+    """The match row, locked until the transaction ends: one change at a time. A match the caller
+    locked itself with ``match_lock`` (in the transaction it holds) is used as it is."""
+    if getattr(match, "row_locked", False) and connection.in_atomic_block:
+        return match
     return Match.objects.select_for_update().get(pk=match.pk)
+
+
+def match_lock(
+    *, pk: int, user: Any = None, client_key: uuid.UUID | str | None = None, names: bool = True
+) -> Match | None:
+    """The match ``pk``, its row locked until the caller's transaction ends (call it inside
+    ``transaction.atomic``), read in one query with what ``permissions`` needs to say whether
+    ``user`` may see and change it (its tournament's table, round and tournament; whether ``user``
+    keeps it and may write), with (``names``) its teams' and seats' names, and with what recording
+    a deal sent with ``client_key`` needs. None when there is no such match. Pass it to
+    ``deal_record`` in the same transaction: the match is not read or locked again."""
+    if not connection.in_atomic_block:
+        raise transaction.TransactionManagementError("match_lock() locks for the transaction it is called in")
+    try:
+        key = uuid.UUID(str(client_key)) if client_key else None
+    except ValueError:
+        key = None  # not a key: the form or the API says so, later
+    match = deal_sql.read_locked(pk, user=user, client_key=key, names=names)
+    if match is not None:
+        match.row_locked, match.locked_key = True, key
+    return match
+
+
+def _state(match: Match) -> tuple[engine.MatchState, list[int]]:
+    """Where the match's last deal left it, and the deals each team suffered so far: as stored on
+    the match, or, for a match stored without a state, from a replay of its deals."""
+    if match.state:
+        return engine.MatchState.from_dict(match.state), list(match.suffered or (0, 0))
+    sheet = _replay(match, [d.as_engine() for d in _active(match)])
+    return sheet.state, suffered(sheet)
 
 
 class StaleSheet(engine.ScoringError):
@@ -82,23 +117,36 @@ def suffered(sheet: engine.Sheet) -> list[int]:
     return counts
 
 
-def _apply(match: Match, sheet: engine.Sheet, user: Any) -> None:
-    """Store the engine's verdict on the match, count the change, tell who listens."""
+def _apply(match: Match, state: engine.MatchState, suffered_deals: list[int], user: Any) -> None:
+    """Store the engine's verdict on the match (its state after the last deal, and the deals each
+    team suffered), count the change, tell who listens."""
     previous = MatchResult.of(match)
-    match.status = str(sheet.status)
-    match.winner = sheet.winner
-    match.totals = list(sheet.totals)
-    match.suffered = suffered(sheet)
-    if sheet.status == engine.Status.FINISHED:
+    _verdict(match, state, suffered_deals)
+    match._history_user = user
+    match.save()
+    match_changed.send(sender=Match, match=match, previous=previous)
+
+
+def _verdict(match: Match, state: engine.MatchState, suffered_deals: list[int]) -> None:
+    """The engine's verdict on the match, in memory: its state, totals, status, winner, suffered
+    deals, when it finished; any change asks for a new confirmation and raises the version."""
+    match.state = state.to_dict()
+    match.status = str(state.status)
+    match.winner = state.winner
+    match.totals = list(state.totals)
+    match.suffered = suffered_deals
+    if state.status == engine.Status.FINISHED:
         match.finished_at = match.finished_at or timezone.now()
     else:
         match.finished_at = None
     # Any change asks for a new confirmation of the result.
     match.confirmed_by_team = match.confirmed_at = match.confirmed_by = None
     match.version += 1
-    match._history_user = user
-    match.save()
-    match_changed.send(sender=Match, match=match, previous=previous)
+
+
+def _apply_sheet(match: Match, sheet: engine.Sheet, user: Any) -> None:
+    """``_apply`` after a replay of the whole match."""
+    _apply(match, sheet.state, suffered(sheet), user)
 
 
 @transaction.atomic
@@ -146,6 +194,7 @@ def match_create(
         created_by=created_by,
     )
     match.totals, match.suffered = [0, 0], [0, 0]
+    match.state = engine.MatchState.start(first_dealer).to_dict()
     match._history_user = created_by
     match.save()
     if created_by is not None:
@@ -207,7 +256,7 @@ def match_import(*, data: Mapping[str, Any], created_by: Any = None) -> Match:
     if match_file.deals:
         _import_deals(match, match_file.deals, created_by)
         match.version = len(match_file.deals) - 1  # _apply counts the last one
-        _apply(match, match_file.sheet(), created_by)
+        _apply_sheet(match, match_file.sheet(), created_by)
     return match
 
 
@@ -243,11 +292,10 @@ def match_finish(*, match: Match, user: Any = None, expected_version: int | None
         raise engine.ScoringError("no deal has been played: delete the match instead")
     match.options = {**match.options, "ended_after": len(deals)}
     sheet = _replay(match, deals)
-    _apply(match, sheet, user)
+    _apply_sheet(match, sheet, user)
     return match
 
 
-@transaction.atomic
 def deal_record(
     *,
     match: Match,
@@ -256,56 +304,82 @@ def deal_record(
     user: Any = None,
     expected_version: int | None = None,
 ) -> Deal:
-    """Add a deal at the end of the match.
+    """Add a deal at the end of the match: scored by one ``engine.step`` from the state its last
+    deal left (``Match.state``), saved with its history, and the match's new state stored.
 
     A deal sent again with the same ``client_key`` (a double tap, a resent
     form) returns the deal first recorded and records nothing. With
     ``expected_version`` (the version of the sheet the deal was entered on), a
     deal entered on a sheet another tablet has changed since is refused
     (``StaleSheet``), so that nobody adds a deal to a sheet they have not seen.
+
+    The deal returned has ``row`` (its row on the sheet, or None for a resend), ``number`` and
+    ``created`` (False for a resend). In a transaction the caller holds with the match from
+    ``match_lock``, nothing is read or locked again; else the match is locked here.
     """
-    match = _locked(match)
-    active = _active(match)
+    if getattr(match, "row_locked", False) and connection.in_atomic_block:
+        return _deal_record(match, deal, client_key, user, expected_version)
+    with transaction.atomic():
+        return _deal_record(_locked(match), deal, client_key, user, expected_version)
+
+
+def _deal_record(
+    match: Match,
+    deal: Mapping[str, Any] | engine.Deal,
+    client_key: uuid.UUID | str | None,
+    user: Any,
+    expected_version: int | None,
+) -> Deal:
+    rules = engine.get_ruleset(match.ruleset)
+    opts = rules.options(match.options)
+    state, counts = _state(match)
     try:
         new = _engine_deal(deal)
     except engine.ScoringError as error:
-        raise error.at(len(active)) from None  # it would have been the next deal
-    if client_key:
-        client_key = uuid.UUID(str(client_key))
-        earlier = match.deals.filter(client_key=client_key).first()
-        if earlier is not None:
-            if earlier.client_fingerprint and earlier.client_fingerprint != fingerprint(new):
-                raise IdempotencyConflict(
-                    "this key was already used for another deal: a new deal needs a new key", field="key"
-                )
-            return earlier  # the same deal sent again: recorded once
+        raise error.at(state.dealt) from None  # it would have been the next deal
+    # Under the match's lock: a key sent twice at once is found here by the second request. The
+    # last position (deleted deals keep theirs) and the deal already recorded with this key, if
+    # any: read with the locked match (match_lock), else in one query.
+    client_key = uuid.UUID(str(client_key)) if client_key else None
+    facts = getattr(match, "deal_facts", None)
+    if facts is None or getattr(match, "locked_key", None) != client_key:
+        facts = deal_sql.deal_facts(match.pk, client_key)
+    last, earlier_pk = facts
+    if earlier_pk is not None:
+        earlier = Deal.objects.get(pk=earlier_pk)
+        if earlier.client_fingerprint and earlier.client_fingerprint != fingerprint(new):
+            raise IdempotencyConflict(
+                "this key was already used for another deal: a new deal needs a new key", field="key"
+            )
+        earlier.created, earlier.row, earlier.number = False, None, None
+        return earlier  # the same deal sent again: recorded once
     if expected_version is not None and expected_version != match.version:
         raise StaleSheet(
             "the sheet changed since this deal was entered (another tablet recorded or corrected a deal): "
             "here it is; check it and record the deal again",
             version=match.version,
         )
-    sheet = _replay(match, [d.as_engine() for d in active] + [new])
-    position = (match.deals.aggregate(m=Max("position"))["m"] or 0) + 1
+    state, row = engine.step(rules, opts, state, new)
     record = Deal(
         match=match,
-        position=position,
+        position=(last or 0) + 1,
         data=new.to_dict(),
         client_key=client_key,
         client_fingerprint=fingerprint(new) if client_key else "",
         entered_by=user,
     )
     record._history_user = user
-    record.created = True  # the API answers 201 for this one, 200 for a resend
-    try:
-        with transaction.atomic():
-            record.save()
-    except IntegrityError:
-        earlier = match.deals.filter(client_key=client_key).first() if client_key else None
-        if earlier is None:
-            raise
-        return earlier
-    _apply(match, sheet, user)
+    team = engine.sufferer(row.result, new.maker)
+    if team is not None:
+        counts[team] += 1
+    previous = MatchResult.of(match)
+    _verdict(match, state, counts)
+    # No savepoint: the match's row lock makes the key's check and this insert one step (the
+    # database's unique key on (match, client_key) stays the last word). The rows ``save()`` would
+    # write, in the statements deal_sql.py writes by hand.
+    deal_sql.write_recorded(match, record, user)
+    match_changed.send(sender=Match, match=match, previous=previous)
+    record.created, record.row, record.number = True, row, row.number  # the API answers 201, then 200
     return record
 
 
@@ -336,7 +410,7 @@ def deal_correct(
     deal.data = new.to_dict()
     deal._history_user = user
     deal.save()
-    _apply(match, sheet, user)
+    _apply_sheet(match, sheet, user)
     return deal
 
 
@@ -352,7 +426,7 @@ def deal_delete(*, deal: Deal, user: Any = None, expected_version: int | None = 
     deal.deleted_at = timezone.now()
     deal._history_user = user
     deal.save()
-    _apply(match, sheet, user)
+    _apply_sheet(match, sheet, user)
     return deal
 
 

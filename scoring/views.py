@@ -1,13 +1,15 @@
 """The tablet pages: thin views over the services and selectors.
 
 Every form works without JavaScript (post, then redirect to the sheet);
-htmx, when present, posts the same forms and swaps the match area in place.
+htmx, when present, posts the same forms and swaps the match area in place
+(a recorded deal: only the parts it changed).
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,7 +20,7 @@ from django_ratelimit.decorators import ratelimit
 from . import engine, selectors, services
 from .forms import DealForm, MatchForm
 from .messages import engine_message, engine_sentence
-from .models import Match
+from .models import Deal, Match
 from .permissions import SESSION_KEY, can_confirm, can_keep, can_see, confirm_teams, settled_for
 
 INVALID = 422  # htmx is configured (base.html) to swap 422 responses: the form with its errors
@@ -52,25 +54,46 @@ def _refused(request: HttpRequest, match: Match) -> HttpResponse | None:
     return render(request, "scoring/not_keeper.html", {"match": match}, status=403)
 
 
-def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = None, status: int = 200):
-    """The sheet page, or only its match area for htmx."""
-    data = selectors.match_sheet(match=match)
-    context = {
+def _sheet_context(request: HttpRequest, match: Match, sheet: engine.Sheet, dealt: int, form=None) -> dict:
+    """What the sheet's match area shows (whole, or the parts a recorded deal changes)."""
+    return {
         "can_keep": can_keep(request.user, match, request.session),
         "can_confirm": can_confirm(request.user, match, request.session),
         "confirm_teams": confirm_teams(request.user, match, request.session),
         "settled": settled_for(request.user, match, request.session),
         "match": match,
-        "data": data,
-        "sheet": data.sheet,
+        "sheet": sheet,
+        "dealt": dealt,
         "form": form
         or DealForm(ruleset=match.ruleset, options=match.options, initial={"version": match.version}),
         "seat_names": [p.name for p in match.seats],
         "team_names": [t.name for t in match.teams],
-        "to_go": [data.sheet.to_go(0), data.sheet.to_go(1)],
+        "to_go": [sheet.to_go(0), sheet.to_go(1)],
     }
+
+
+def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = None, status: int = 200):
+    """The sheet page, or only its match area for htmx."""
+    data = selectors.match_sheet(match=match)
+    context = {**_sheet_context(request, match, data.sheet, len(data.lines), form), "data": data}
     template = "scoring/sheet.html#match-area" if request.htmx else "scoring/sheet.html"
     return render(request, template, context, status=status)
+
+
+def _deal_recorded(request: HttpRequest, match: Match, deal: Deal) -> HttpResponse:
+    """htmx's answer to a recorded deal, made from the state the deal left (no deal is read again):
+    the parts of the sheet it changed, each swapped out of band (sheet.html#deal-recorded), and no
+    other swap (HX-Reswap)."""
+    rules = engine.get_ruleset(match.ruleset)
+    state = engine.MatchState.from_dict(match.state)
+    sheet = engine.sheet_of(rules, rules.options(match.options), state)
+    context = {
+        **_sheet_context(request, match, sheet, state.dealt),
+        "line": selectors.SheetLine(deal, deal.row),
+    }
+    response = render(request, "scoring/sheet.html#deal-recorded", context)
+    response["HX-Reswap"] = "none"
+    return response
 
 
 @require_safe
@@ -193,31 +216,46 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match_or_404(request, pk)
-    if refused := _refused(request, match):
-        return refused
-    form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
-    if form.is_valid():
-        try:
-            services.deal_record(
-                match=match,
-                deal=form.cleaned_data["deal"],
-                client_key=form.cleaned_data["client_key"],
-                user=_user(request),
-                expected_version=form.cleaned_data.get("version"),
-            )
-        except services.StaleSheet as error:
-            match.refresh_from_db()
-            form = form.refreshed(match.version)  # what was typed stays on the pad
-            form.add_scoring_error(error)
-        except engine.ScoringError as error:
-            form.add_scoring_error(error)
-        else:
-            if not request.htmx:
-                return redirect("scoring:match", pk=match.pk)
-            match.refresh_from_db()
-            return _sheet_response(request, match)
-    return _sheet_response(request, match, form, status=INVALID)
+    """Record a deal from the pad. The match is read once, locked, with what the permission needs;
+    the permission is asked once; the deal is scored from the match's stored state."""
+    with transaction.atomic():
+        match = services.match_lock(
+            pk=pk, user=request.user, client_key=request.POST.get("client_key") or None
+        )
+        if match is None or not can_see(request.user, match, request.session):
+            raise Http404  # a private tournament's match: nothing said, not even that it exists
+        keeper = can_keep(request.user, match, request.session)
+        form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
+        recorded, form = _record(request, match, form) if keeper and form.is_valid() else (None, form)
+    if not keeper:
+        return render(request, "scoring/not_keeper.html", {"match": match}, status=403)
+    if recorded is None:  # refused: the pad says why, on the sheet as it is now
+        return _sheet_response(request, match, form, status=INVALID)
+    if not request.htmx:
+        return redirect("scoring:match", pk=match.pk)
+    if not recorded.created:  # the same deal sent again: the sheet as it is
+        return _sheet_response(request, match)
+    return _deal_recorded(request, match, recorded)
+
+
+def _record(request: HttpRequest, match: Match, form: DealForm) -> tuple[Deal | None, DealForm]:
+    """The valid pad's deal recorded on the locked match; if refused, None and the pad saying why."""
+    try:
+        deal = services.deal_record(
+            match=match,
+            deal=form.cleaned_data["deal"],
+            client_key=form.cleaned_data["client_key"],
+            user=_user(request),
+            expected_version=form.cleaned_data.get("version"),
+        )
+    except services.StaleSheet as error:
+        form = form.refreshed(match.version)  # what was typed stays on the pad, on the sheet of now
+        form.add_scoring_error(error)
+    except engine.ScoringError as error:
+        form.add_scoring_error(error)
+    else:
+        return deal, form
+    return None, form
 
 
 @require_POST

@@ -1,12 +1,13 @@
 """The scoring engine: pure Python, no Django.
 
 ``replay(ruleset, deals, options=…, first_dealer=…)`` turns the deals of a
-match into its score sheet; ``score_deal`` scores one deal; ``load_match``
+match into its score sheet, by ``step`` (one deal more, from a ``MatchState``
+to the next) deal after deal; ``score_deal`` scores one deal; ``load_match``
 reads a match file (FORMAT.md). Every rule set lives in ``rulesets/``.
 """
 
 from .errors import ScoringError
-from .match import replay, score_deal
+from .match import MatchState, replay, score_deal, sheet_of, step
 from .matchfile import MatchFile, TeamEntry, load_match, loads
 from .rulesets import RULESETS, RuleSet, get_ruleset
 from .types import MELD_CODES, Contract, Deal, DealScore, Result, Sheet, SheetRow, Status, sufferer, team_of
@@ -18,6 +19,7 @@ __all__ = [
     "Deal",
     "DealScore",
     "MatchFile",
+    "MatchState",
     "Result",
     "RuleSet",
     "ScoringError",
@@ -30,6 +32,8 @@ __all__ = [
     "loads",
     "replay",
     "score_deal",
+    "sheet_of",
+    "step",
     "sufferer",
     "team_of",
 ]

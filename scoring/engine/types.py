@@ -10,9 +10,12 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import ScoringError
+
+if TYPE_CHECKING:
+    from .match import MatchState
 
 TEAMS = (0, 1)
 SEATS = (0, 1, 2, 3)
@@ -264,6 +267,7 @@ class Sheet:
     next_dealer: int = 0
     next_leader: int = 1
     options: Mapping[str, Any] = field(default_factory=dict)
+    state: MatchState | None = None  # where the last deal left the match (``step`` goes on from it)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -391,6 +391,10 @@ window.tsoxaI18n = {
   function init() {
     seatLabels();
     optionGroups();
+    // A recorded deal's row comes on top of the sheet (sheet.html#deal-recorded): it is the newest now.
+    document.querySelectorAll("#deal-rows tr.newest").forEach(function (row, i) {
+      if (i) row.classList.remove("newest");
+    });
     document.querySelectorAll("form.deal-form").forEach(function (f) {
       // The pad has its own keys: the tablet's keyboard would cover them.
       const points = f.querySelector("#card-points");

@@ -3,6 +3,7 @@
 import datetime
 
 import pytest
+from rest_framework.test import APIClient
 
 from players.models import Player, Team
 from scoring import engine
@@ -525,9 +526,19 @@ def test_the_scorekeeper_records_a_deal(api, standalone, scorekeeper):
         "number": 4,
     }
     assert body["sheet"]["totals"] == [282, 224]  # 182 + 100, 162 + 62
-    assert body["sheet"]["deals"][-1]["scores"] == [100, 62]
+    # The answer is made from the match's state: the new deal's row and the sheet's head, no rows.
+    assert body["row"] == client_sheet_row(standalone, 4)
+    assert (body["row"]["scores"], body["row"]["totals"]) == ([100, 62], [282, 224])
+    assert "deals" not in body["sheet"] and body["version"] == 4
     standalone.refresh_from_db()
     assert (standalone.totals, standalone.version) == ([282, 224], 4)
+    whole = api("scorekeeper").get(url(standalone, "sheet/")).json()
+    assert body["sheet"] == {k: v for k, v in whole.items() if k != "deals"}
+
+
+def client_sheet_row(match, number):
+    """Row ``number`` of the match's sheet, as GET …/sheet/ gives it."""
+    return APIClient().get(url(match, "sheet/")).json()["deals"][number - 1]
 
 
 def test_a_deal_sent_twice_with_one_key_is_recorded_once(api, standalone):

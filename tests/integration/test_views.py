@@ -96,11 +96,14 @@ def test_record_a_deal_without_javascript_redirects_to_the_sheet(client, match):
     assert totals(match) == (120, 62)
 
 
-def test_record_a_deal_with_htmx_returns_the_updated_match_area(client, match):
+def test_record_a_deal_with_htmx_returns_the_parts_it_changed(client, match):
+    """Not the whole match area: the new row, the scoreboard, a fresh pad, out of band
+    (tests/integration/test_deal_path.py has the rest)."""
     response = client.post(reverse("scoring:deal_create", args=[match.pk]), deal_post(), **HTMX)
     assert response.status_code == 200
-    assert 'id="match-area"' in response.text
-    assert "<html" not in response.text
+    assert response["HX-Reswap"] == "none"
+    assert 'id="match-area"' not in response.text and "<html" not in response.text
+    assert re.search(r'id="scoreboard"[^>]*hx-swap-oob="true"', response.text)
     assert re.search(r'data-testid="total-0">100<', response.text)
 
 
