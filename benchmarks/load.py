@@ -444,13 +444,13 @@ class SteadyTablet(Tablet):
             due += self.interval
 
 
-class Writer:
-    """A client of the minimal write (benchmarks/load_wsgi.py) as fast as it can, with the token."""
+class Requester:
+    """A client that sends one request again and again, as fast as it can, until the deadline: the
+    minimal write (benchmarks/load_wsgi.py, with the token) or the ceiling's trivial page."""
 
-    def __init__(self, port: int, token: str, deadline: float) -> None:
+    def __init__(self, port: int, deadline: float, method: str, path: str, body=None, headers=None) -> None:
         self.port, self.deadline = port, deadline
-        self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
-        self.body = json.dumps(random_deal(Random(port))).encode()
+        self.method, self.path, self.body, self.headers = method, path, body, headers or {}
         self.latencies: list[float] = []
         self.statuses: Counter[int] = Counter()
         self.errors = 0
@@ -460,7 +460,7 @@ class Writer:
         while time.monotonic() < self.deadline:
             started = time.perf_counter()
             try:
-                conn.request("POST", f"/{load_wsgi.MINIMAL_WRITE_PATH}", body=self.body, headers=self.headers)
+                conn.request(self.method, self.path, body=self.body, headers=self.headers)
                 response = conn.getresponse()
                 response.read()
             except (OSError, http.client.HTTPException):
@@ -470,6 +470,16 @@ class Writer:
             self.latencies.append(time.perf_counter() - started)
             self.statuses[response.status] += 1
         conn.close()
+
+
+def minimal_writer(port: int, token: str, deadline: float) -> Requester:
+    headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+    body = json.dumps(random_deal(Random(port))).encode()
+    return Requester(port, deadline, "POST", f"/{load_wsgi.MINIMAL_WRITE_PATH}", body, headers)
+
+
+def ceiling_reader(port: int, path: str, deadline: float) -> Requester:
+    return Requester(port, deadline, "GET", path, headers={"Accept": "application/json"})
 
 
 def run_threads(workers: list, target: str) -> float:
@@ -480,32 +490,6 @@ def run_threads(workers: list, target: str) -> float:
     for t in threads:
         t.join()
     return time.perf_counter() - started
-
-
-class Reader:
-    """A client of the ceiling: GETs the trivial page until the deadline."""
-
-    def __init__(self, port: int, path: str, deadline: float) -> None:
-        self.port, self.path, self.deadline = port, path, deadline
-        self.latencies: list[float] = []
-        self.statuses: Counter[int] = Counter()
-        self.errors = 0
-
-    def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
-        while time.monotonic() < self.deadline:
-            started = time.perf_counter()
-            try:
-                conn.request("GET", self.path, headers={"Accept": "application/json"})
-                response = conn.getresponse()
-                response.read()
-            except (OSError, http.client.HTTPException):
-                conn.close()
-                self.errors += 1
-                continue
-            self.latencies.append(time.perf_counter() - started)
-            self.statuses[response.status] += 1
-        conn.close()
 
 
 # Set-up and checks -----------------------------------------------------------------------------
@@ -849,7 +833,7 @@ def run() -> None:
                 saturating += tablets
                 saturation_cpu = used if saturation_cpu is None else saturation_cpu + used
                 clients = [
-                    Writer(server.port, token, time.monotonic() + ceiling_seconds / SLICES)
+                    minimal_writer(server.port, token, time.monotonic() + ceiling_seconds / SLICES)
                     for _ in range(tablets_n)
                 ]
                 with CPU(server, postmaster) as used:
@@ -857,7 +841,7 @@ def run() -> None:
                 writers += clients
                 write_cpu = used if write_cpu is None else write_cpu + used
             deadline = time.monotonic() + ceiling_seconds / 2
-            readers = [Reader(server.port, ceiling_path, deadline) for _ in range(tablets_n)]
+            readers = [ceiling_reader(server.port, ceiling_path, deadline) for _ in range(tablets_n)]
             with CPU(server, postmaster) as ceiling_cpu:
                 ceiling_time = run_threads(readers, "run")
             api = api_counts(server.port, matches)
