@@ -81,7 +81,11 @@ def version(tournament):
 @pytest.fixture
 def queued():
     """Every standings update asked for (the receiver's and the services' calls), counted."""
-    with mock.patch.object(services, "standings_request", wraps=services.standings_request) as spy:
+    spy = mock.Mock(wraps=services.standings_request)
+    with (
+        mock.patch.object(services, "standings_request", spy),
+        mock.patch.object(services.queue, "standings_request", spy),
+    ):
         yield spy
 
 
@@ -404,7 +408,7 @@ def snapshot_rows_from_scratch(tournament):
                     suffered=tuple(match.suffered),
                 )
             )
-    scoring_ = services._scoring(tournament)
+    scoring_ = services.results._scoring(tournament)
     rows = standings.compute_standings(tournament.participants, results, tournament.tiebreaks, scoring_)
     entries = {e.pk: e for e in tournament.entries.select_related("team__player_a", "team__player_b")}
     return [

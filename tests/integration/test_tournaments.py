@@ -299,7 +299,7 @@ def test_deals_are_recorded_when_the_cache_is_down(organizer):
     t = services.tournament_start(tournament=make(organizer, teams=4, swiss_rounds=1, deals_per_match=1))
     rnd = next_round(t)
     table = rnd.tables.first()
-    with mock.patch.object(services.cache, "add", side_effect=ConnectionError("cache down")):
+    with mock.patch.object(services.queue.cache, "add", side_effect=ConnectionError("cache down")):
         scoring.deal_record(match=table.match, deal=WIN_0)  # the match finishes
     rows = {r["entry"]: r for r in snapshot(t).rows}
     assert rows[table.entry0_id]["values"]["match_points"] == 2  # queued anyway, and computed (eager here)

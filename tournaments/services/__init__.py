@@ -1,0 +1,50 @@
+"""Writes for tournaments, one module per concern (STYLE.md §12); the public names are here.
+
+- ``setup``: create, update, start.
+- ``entries``: register, sign up, approve, check in, withdraw.
+- ``rounds``: draw, swap, start the rounds; play-offs at the cuts.
+- ``results``: the results the standings count, and the standings computed from them.
+- ``refresh``: the stored standings (the Celery task's work), rounds closed, the finish.
+- ``queue``: asking for a recomputation once per burst of results.
+
+Pure pairing and standings code lives in ``pairing/`` and ``standings/``; these modules feed them
+rows and save what they return.
+"""
+
+from .common import ACTIVE, STAGE_KINDS, TournamentError
+from .entries import entry_register, entry_set_status, entry_signup
+from .queue import (
+    standings_affected,
+    standings_cache_key,
+    standings_request,
+    standings_stale,
+    standings_started,
+)
+from .refresh import standings_refresh
+from .results import standings_compute
+from .rounds import playoffs_create, round_generate, round_start, round_swap
+from .setup import SETTINGS, tournament_create, tournament_start, tournament_update
+
+__all__ = [
+    "ACTIVE",
+    "SETTINGS",
+    "STAGE_KINDS",
+    "TournamentError",
+    "entry_register",
+    "entry_set_status",
+    "entry_signup",
+    "playoffs_create",
+    "round_generate",
+    "round_start",
+    "round_swap",
+    "standings_affected",
+    "standings_cache_key",
+    "standings_compute",
+    "standings_refresh",
+    "standings_request",
+    "standings_stale",
+    "standings_started",
+    "tournament_create",
+    "tournament_start",
+    "tournament_update",
+]

@@ -1,0 +1,115 @@
+"""The standings snapshot: recomputed, stored, published; rounds closed; play-offs queued."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from scoring.models import Match
+
+from .. import standings
+from ..models import Entry, Round, StandingsSnapshot, Table, Tournament
+from . import queue
+from .common import STAGE_KINDS
+from .results import standings_compute
+from .stage import pending_playoffs, stage_rounds, ties_at_cuts
+
+
+def _snapshot_rows(tournament: Tournament, rows: list[standings.Row]) -> list[dict[str, Any]]:
+    """The rows as stored and served: the standings beside each team's name, players and status
+    (one query of those columns)."""
+    entries = {
+        pk: (team, [player_a, player_b], status == Entry.Status.WITHDRAWN)
+        for pk, team, player_a, player_b, status in Entry.objects.filter(tournament=tournament)
+        .order_by()
+        .values_list("pk", "team__name", "team__player_a__name", "team__player_b__name", "status")
+    }
+    return [
+        {
+            "entry": row.entry,
+            "rank": row.rank,
+            "team": entries[row.entry][0],
+            "players": entries[row.entry][1],
+            "withdrawn": entries[row.entry][2],
+            "played": row.played,
+            "won": row.won,
+            "drawn": row.drawn,
+            "lost": row.lost,
+            "values": dict(row.values),
+        }
+        for row in rows
+    ]
+
+
+def _close_finished_rounds(tournament: Tournament) -> None:
+    """A started round whose every match is finished (and confirmed, if asked) is finished: one
+    query finds them, whatever the number of rounds; each one closed is saved with its history."""
+    open_match = Q(match__isnull=True) | ~Q(match__status=Match.Status.FINISHED)
+    if tournament.confirmation:
+        open_match |= Q(match__confirmed_at__isnull=True)
+    open_tables = Table.objects.filter(open_match, round=OuterRef("pk"), entry1__isnull=False)
+    for rnd in tournament.rounds.filter(status=Round.Status.STARTED).exclude(Exists(open_tables)):
+        rnd.status = Round.Status.FINISHED
+        rnd.save(update_fields=["status"])
+
+
+def _round_states(tournament: Tournament) -> tuple[bool, bool]:
+    """Whether the stage is complete and whether a play-off is pending, from one query."""
+    stage = open_stage = pending = 0
+    for kind, status in tournament.rounds.order_by().values_list("kind", "status"):
+        finished = status == Round.Status.FINISHED
+        if kind in STAGE_KINDS:
+            stage += 1
+            open_stage += not finished
+        elif kind == Round.Kind.PLAYOFF:
+            pending += not finished
+    return stage >= stage_rounds(tournament) and not open_stage, bool(pending)
+
+
+@transaction.atomic
+def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
+    """Recompute and store the standings; close finished rounds; start play-offs the cuts need.
+
+    Safe to run twice: it only reads the matches and writes the snapshot.
+    """
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None or tournament.status == Tournament.Status.REGISTRATION:
+        return None
+    _close_finished_rounds(tournament)
+    rows = standings_compute(tournament)
+    complete, playoffs_pending = _round_states(tournament)
+    ties = ties_at_cuts(tournament, rows) if complete else []
+    # Locked, without reading the rows it is about to replace.
+    stored = StandingsSnapshot.objects.select_for_update().defer("rows", "playoffs")
+    snapshot, _ = stored.get_or_create(tournament=tournament)
+    snapshot.rows = _snapshot_rows(tournament, rows)
+    snapshot.playoffs = [
+        {**tie, "pending": True, "teams": [r["team"] for r in snapshot.rows if r["entry"] in tie["entries"]]}
+        for tie in ties
+    ]
+    snapshot.version += 1
+    snapshot.save(update_fields=["rows", "playoffs", "version", "computed_at"])
+    if ties and not playoffs_pending:
+        transaction.on_commit(lambda: queue.queue_playoffs(tournament.pk))
+    elif not ties and complete and not tournament.knockout_size and not playoffs_pending:
+        _finish(tournament)
+    transaction.on_commit(lambda: _publish(snapshot))
+    return snapshot
+
+
+def _publish(snapshot: StandingsSnapshot) -> None:
+    """The committed standings replace the cached ones (readers only ever add)."""
+    from ..selectors import standings_data
+
+    cache.set(queue.standings_cache_key(snapshot.tournament_id), standings_data(snapshot), timeout=300)
+
+
+def _finish(tournament: Tournament) -> None:
+    if tournament.status != Tournament.Status.FINISHED and not pending_playoffs(tournament):
+        tournament.status = Tournament.Status.FINISHED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])

@@ -1,0 +1,134 @@
+"""Setting a tournament up: its rules, format and tie-breaks; the start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext
+
+from scoring import engine
+from scoring.messages import engine_message
+
+from .. import standings
+from ..models import Entry, StandingsSnapshot, Tournament
+from . import queue
+from .common import ACTIVE, TournamentError
+
+
+def _match_options(ruleset: str, options: dict[str, Any] | None, deals: int) -> dict[str, Any]:
+    rules = engine.get_ruleset(ruleset)
+    opts = rules.options({**(options or {}), "deals": deals})
+    return rules.spelt_out(opts)
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:120] or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+SETTINGS = (
+    "name",
+    "ruleset",
+    "options",
+    "format",
+    "swiss_rounds",
+    "knockout_size",
+    "tiebreaks",
+    "deals_per_match",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "points_bye",
+    "playoff_deals",
+    "cuts",
+    "public",
+    "signup_open",
+    "starts_on",
+    "confirmation",
+)
+
+
+def _check_settings(values: dict[str, Any]) -> dict[str, Any]:
+    try:
+        standings.validate_order(values.get("tiebreaks") or standings.DEFAULT_ORDER)
+    except ValueError as error:
+        raise TournamentError(gettext("Tie-breaks: %(error)s") % {"error": error}) from None
+    values["tiebreaks"] = list(values.get("tiebreaks") or standings.DEFAULT_ORDER)
+    cuts = values.get("cuts") or []
+    if any(not isinstance(c, int) or c < 1 for c in cuts):
+        raise TournamentError(gettext("Cuts are places: whole numbers from 1."))
+    values["cuts"] = sorted(set(cuts))
+    if values.get("format") == Tournament.Format.SWISS and not values.get("swiss_rounds"):
+        raise TournamentError(gettext("A Swiss tournament needs a number of rounds."))
+    if values.get("knockout_size", 0) == 1:
+        raise TournamentError(gettext("A knockout stage needs at least 2 teams (0 for none)."))
+    ruleset = values.get("ruleset", "mpourloto")
+    try:
+        values["options"] = _match_options(ruleset, values.get("options"), values.get("deals_per_match") or 0)
+    except engine.ScoringError as error:
+        raise TournamentError(
+            gettext("Rules: %(error)s") % {"error": engine_message(error.message)}
+        ) from None
+    return values
+
+
+@transaction.atomic
+def tournament_create(*, organizer: Any, name: str, **settings: Any) -> Tournament:
+    unknown = set(settings) - set(SETTINGS)
+    if unknown:
+        raise TournamentError(gettext("Unknown setting %(name)r.") % {"name": sorted(unknown)[0]})
+    if not name.strip():
+        raise TournamentError(gettext("A tournament needs a name."))
+    values = _check_settings({"name": name.strip(), **settings})
+    tournament = Tournament(organizer=organizer, slug=_unique_slug(name), **values)
+    tournament._history_user = organizer
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, user: Any, **settings: Any) -> Tournament:
+    """Change the set-up; only before the start (the rules and tie-breaks never change silently)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError(
+            gettext("The tournament has started: its rules, format and tie-breaks are fixed.")
+        )
+    current = {name: getattr(tournament, name) for name in SETTINGS}
+    if settings.get("ruleset", tournament.ruleset) != tournament.ruleset and "options" not in settings:
+        current["options"] = {}  # another game: its own options, at their defaults
+    values = _check_settings({**current, **settings})
+    for name, value in values.items():
+        setattr(tournament, name, value)
+    tournament._history_user = user
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_start(*, tournament: Tournament, user: Any = None) -> Tournament:
+    """Fix the teams that play: the checked-in ones if any team checked in, else every registered one."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError(gettext("The tournament has already started."))
+    entries = tournament.entries.filter(status__in=ACTIVE)
+    if entries.filter(status=Entry.Status.CHECKED_IN).exists():
+        entries = entries.filter(status=Entry.Status.CHECKED_IN)
+    ids = list(entries.order_by("seed", "pk").values_list("pk", flat=True))
+    if len(ids) < 2:
+        raise TournamentError(gettext("At least two teams are needed to start."))
+    tournament.participants = ids
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started_at = timezone.now()
+    tournament._history_user = user
+    tournament.save()
+    StandingsSnapshot.objects.update_or_create(tournament=tournament, defaults={"rows": [], "playoffs": []})
+    queue.standings_request(tournament.pk)
+    return tournament
