@@ -24,6 +24,10 @@ class Tournament(models.Model):
         SWISS = "swiss", "Swiss"
         ROUND_ROBIN = "round_robin", "Round robin"
 
+    class InPlay(models.TextChoices):
+        TOTALS = "totals", "Finished on their totals"
+        LEFT_OUT = "left_out", "Left out"
+
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Registration"
         RUNNING = "running", "Running"
@@ -38,6 +42,9 @@ class Tournament(models.Model):
     swiss_rounds = models.PositiveSmallIntegerField(default=5)
     knockout_size = models.PositiveSmallIntegerField(
         default=0, help_text="Top N to a knockout stage; 0: none"
+    )
+    third_place = models.BooleanField(
+        default=False, help_text="The losing semi-finalists play a match for third place"
     )
     tiebreaks = models.JSONField(
         default=list, help_text="Metric keys in order, fixed when the tournament starts"
@@ -64,6 +71,15 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    finish_reason = models.CharField(
+        max_length=300, blank=True, help_text="Why the organizer finished the tournament early"
+    )
+    finish_in_play = models.CharField(
+        max_length=20,
+        choices=InPlay.choices,
+        blank=True,
+        help_text="Finished early: what became of the matches in play",
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -138,11 +154,18 @@ class Round(models.Model):
 class Table(models.Model):
     """One pairing of a round, at a numbered table; ``entry1`` empty is a bye."""
 
+    class Bracket(models.TextChoices):
+        MAIN = "main", "Main"
+        THIRD_PLACE = "third_place", "Match for third place"
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     entry0 = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
     entry1 = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
     match = models.OneToOneField(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="table")
+    bracket = models.CharField(
+        max_length=20, choices=Bracket.choices, default=Bracket.MAIN, help_text="In a knockout round"
+    )
     token = models.CharField(
         max_length=40, unique=True, default=new_token, help_text="The scorekeeper link's secret"
     )
@@ -174,6 +197,9 @@ class StandingsSnapshot(models.Model):
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="standings")
     rows = models.JSONField(default=list)
     playoffs = models.JSONField(default=list, help_text="Ties at a cut and their play-off state")
+    ranking = models.JSONField(
+        default=list, help_text="The final ranking: the knockout's result, then the stage's order"
+    )
     version = models.PositiveIntegerField(default=0)
     computed_at = models.DateTimeField(auto_now=True)
 

@@ -33,6 +33,7 @@ def standings_data(snapshot: StandingsSnapshot | None) -> dict[str, Any]:
     return {
         "rows": snapshot.rows if snapshot else [],
         "playoffs": snapshot.playoffs if snapshot else [],
+        "ranking": snapshot.ranking if snapshot else [],
         "version": snapshot.version if snapshot else 0,
         "computed_at": snapshot.computed_at if snapshot else None,
     }

@@ -4,7 +4,9 @@
 - ``entries``: register, sign up, approve, check in, withdraw.
 - ``rounds``: draw, swap, start the rounds; play-offs at the cuts.
 - ``results``: the results the standings count, and the standings computed from them.
-- ``refresh``: the stored standings (the Celery task's work), rounds closed, the finish.
+- ``refresh``: the stored standings and final ranking (the Celery task's work), rounds closed, the
+  finish once the last round, play-off or final is decided.
+- ``finish``: the organizer's early finish.
 - ``queue``: asking for a recomputation once per burst of results.
 
 Pure pairing and standings code lives in ``pairing/`` and ``standings/``; these modules feed them
@@ -13,6 +15,7 @@ rows and save what they return.
 
 from .common import ACTIVE, STAGE_KINDS, TournamentError
 from .entries import entry_register, entry_set_status, entry_signup
+from .finish import tournament_finish
 from .queue import (
     standings_affected,
     standings_cache_key,
@@ -45,6 +48,7 @@ __all__ = [
     "standings_stale",
     "standings_started",
     "tournament_create",
+    "tournament_finish",
     "tournament_start",
     "tournament_update",
 ]

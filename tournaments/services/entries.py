@@ -86,6 +86,8 @@ def entry_set_status(*, entry: Entry, status: str, user: Any = None) -> Entry:
     tournament = entry.tournament
     if entry.status == Entry.Status.WITHDRAWN:
         raise TournamentError(gettext("%(team)s has withdrawn.") % {"team": entry.team.name})
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(gettext("The tournament is finished: only a result can still be corrected."))
     if status == Entry.Status.WITHDRAWN:
         entry.withdrawn_at = timezone.now()
     elif tournament.status != Tournament.Status.REGISTRATION:

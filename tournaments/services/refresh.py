@@ -15,19 +15,43 @@ from .. import standings
 from ..models import Entry, Round, StandingsSnapshot, Table, Tournament
 from . import queue
 from .common import STAGE_KINDS
-from .results import standings_compute
+from .results import knockout_tables, standings_compute
 from .stage import pending_playoffs, stage_rounds, ties_at_cuts
 
 
-def _snapshot_rows(tournament: Tournament, rows: list[standings.Row]) -> list[dict[str, Any]]:
-    """The rows as stored and served: the standings beside each team's name, players and status
-    (one query of those columns)."""
-    entries = {
+def _entries(tournament: Tournament) -> dict[int, tuple[str, list[str], bool]]:
+    """Each entry's team name, players and whether it withdrew (one query of those columns)."""
+    return {
         pk: (team, [player_a, player_b], status == Entry.Status.WITHDRAWN)
         for pk, team, player_a, player_b, status in Entry.objects.filter(tournament=tournament)
         .order_by()
         .values_list("pk", "team__name", "team__player_a__name", "team__player_b__name", "status")
     }
+
+
+def _ranking_rows(
+    placed: list[standings.Placed], entries: dict[int, tuple[str, list[str], bool]]
+) -> list[dict[str, Any]]:
+    """The final ranking as stored and served."""
+    return [
+        {
+            "position": p.position,
+            "rank": p.rank,
+            "entry": p.entry,
+            "team": entries[p.entry][0],
+            "players": entries[p.entry][1],
+            "withdrawn": entries[p.entry][2],
+            "reached": p.reached,
+            "stage_rank": p.stage_rank,
+        }
+        for p in placed
+    ]
+
+
+def _snapshot_rows(
+    rows: list[standings.Row], entries: dict[int, tuple[str, list[str], bool]]
+) -> list[dict[str, Any]]:
+    """The rows as stored and served: the standings beside each team's name, players and status."""
     return [
         {
             "entry": row.entry,
@@ -72,7 +96,8 @@ def _round_states(tournament: Tournament) -> tuple[bool, bool]:
 
 @transaction.atomic
 def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
-    """Recompute and store the standings; close finished rounds; start play-offs the cuts need.
+    """Recompute and store the standings and the final ranking; close finished rounds; start the
+    play-offs the cuts need; finish the tournament when its last round, play-off or final is decided.
 
     Safe to run twice: it only reads the matches and writes the snapshot.
     """
@@ -84,18 +109,24 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
     complete, playoffs_pending = _round_states(tournament)
     ties = ties_at_cuts(tournament, rows) if complete else []
     # Locked, without reading the rows it is about to replace.
-    stored = StandingsSnapshot.objects.select_for_update().defer("rows", "playoffs")
+    stored = StandingsSnapshot.objects.select_for_update().defer("rows", "playoffs", "ranking")
     snapshot, _ = stored.get_or_create(tournament=tournament)
-    snapshot.rows = _snapshot_rows(tournament, rows)
+    entries = _entries(tournament)
+    snapshot.rows = _snapshot_rows(rows, entries)
+    knockout = knockout_tables(tournament) if tournament.knockout_size else []
+    ranking = standings.final_ranking([(row.entry, row.rank) for row in rows], knockout)
+    snapshot.ranking = _ranking_rows(ranking, entries)
     snapshot.playoffs = [
         {**tie, "pending": True, "teams": [r["team"] for r in snapshot.rows if r["entry"] in tie["entries"]]}
         for tie in ties
     ]
     snapshot.version += 1
-    snapshot.save(update_fields=["rows", "playoffs", "version", "computed_at"])
-    if ties and not playoffs_pending:
+    snapshot.save(update_fields=["rows", "playoffs", "ranking", "version", "computed_at"])
+    running = tournament.status == Tournament.Status.RUNNING
+    decided = not tournament.knockout_size or standings.knockout_finished(knockout)
+    if ties and not playoffs_pending and running:
         transaction.on_commit(lambda: queue.queue_playoffs(tournament.pk))
-    elif not ties and complete and not tournament.knockout_size and not playoffs_pending:
+    elif running and not ties and complete and not playoffs_pending and decided:
         _finish(tournament)
     transaction.on_commit(lambda: _publish(snapshot))
     return snapshot

@@ -142,3 +142,27 @@ def _apply_playoffs(
         for k, (i, row) in enumerate(zip(positions, mini, strict=True)):
             rows[i] = dataclasses.replace(by_entry[row.entry], rank=base + k)
     return rows
+
+
+def knockout_tables(tournament: Tournament) -> list[standings.KnockoutTable]:
+    """Every table of the knockout rounds, in one query: its teams, bracket and winner (a bye wins;
+    a match wins once it counts, as in the standings: finished, and confirmed where asked)."""
+    counted = Q(match__status=Match.Status.FINISHED)
+    if tournament.confirmation:
+        counted &= Q(match__confirmed_at__isnull=False)
+    rows = (
+        Table.objects.filter(round__tournament=tournament, round__kind=Round.Kind.KNOCKOUT)
+        .annotate(counts=_Counts(When(counted, then=1), default=0))
+        .order_by("round__number", "number")
+        .values_list("round__number", "entry0_id", "entry1_id", "bracket", "counts", "match__winner")
+    )
+    tables = []
+    for number, a, b, bracket, counts, side in rows:
+        if b is None:
+            winner = a
+        elif counts and side is not None:
+            winner = (a, b)[side]
+        else:
+            winner = None
+        tables.append(standings.KnockoutTable(round=number, a=a, b=b, winner=winner, bracket=bracket))
+    return tables

@@ -16,7 +16,7 @@ from .. import pairing
 from ..models import Entry, Round, Table, Tournament
 from . import queue
 from .common import STAGE_KINDS, TournamentError
-from .results import standings_compute
+from .results import knockout_tables, standings_compute
 from .stage import pending_playoffs, stage_complete, stage_rounds, ties_at_cuts
 
 
@@ -35,7 +35,8 @@ def _byes(tournament: Tournament) -> set[int]:
     return set(byes.values_list("entry0_id", flat=True))
 
 
-def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair]]:
+def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], pairing.Pair | None]:
+    """The next round's kind, its pairs, and (before a final) the match for third place."""
     stage = tournament.rounds.filter(kind__in=STAGE_KINDS)
     done = stage.count()
     if done < stage_rounds(tournament):
@@ -48,7 +49,7 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair]]:
                     pairs.append(pair)
                 elif a_in or b_in:  # the opponent withdrew: a bye
                     pairs.append(pairing.Pair(pair.a if a_in else pair.b, None))
-            return Round.Kind.ROUND_ROBIN, pairs
+            return Round.Kind.ROUND_ROBIN, pairs, None
         rows = {row.entry: row for row in standings_compute(tournament)}
         byes = _byes(tournament)
         entries = [
@@ -57,48 +58,45 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair]]:
             )
             for e in playing
         ]
-        return Round.Kind.SWISS, pairing.swiss_pairs(entries, _played_pairs(tournament))
+        return Round.Kind.SWISS, pairing.swiss_pairs(entries, _played_pairs(tournament)), None
     if pending_playoffs(tournament):
         raise TournamentError(gettext("A tie-break play-off is still being played."))
     if not tournament.knockout_size:
         raise TournamentError(gettext("Every round has been played."))
-    knockout = list(tournament.rounds.filter(kind=Round.Kind.KNOCKOUT).order_by("number"))
-    if not knockout:
+    tables = knockout_tables(tournament)
+    if not tables:
         rows = standings_compute(tournament)
         playing = set(_playing(tournament))
         seeds = [row.entry for row in rows if row.entry in playing][: tournament.knockout_size]
-        return Round.Kind.KNOCKOUT, pairing.knockout_bracket(seeds)
-    winners = _knockout_winners(knockout[-1])
+        return Round.Kind.KNOCKOUT, pairing.knockout_bracket(seeds), None
+    last = [t for t in tables if t.round == max(t.round for t in tables) and t.bracket == Table.Bracket.MAIN]
+    winners = [t.a if t.b is None else t.winner for t in last]
     if len(winners) < 2:
         raise TournamentError(gettext("The knockout is over."))
-    return Round.Kind.KNOCKOUT, pairing.knockout_next(winners)
-
-
-def _knockout_winners(rnd: Round) -> list[int]:
-    winners = []
-    for table in rnd.tables.select_related("match").order_by("number"):
-        if table.is_bye:
-            winners.append(table.entry0_id)
-        elif table.match is not None and table.match.winner is not None:
-            winners.append(table.entry1_id if table.match.winner else table.entry0_id)
-    return winners
+    if None in winners:
+        raise TournamentError(gettext("Every match of the last knockout round needs a winner."))
+    third = None
+    if len(winners) == 2 and tournament.third_place:
+        losers = [t.b if t.winner == t.a else t.a for t in last if t.b is not None]
+        if len(losers) == 2:  # a semi-final that was a bye leaves its third place to the one loser
+            third = pairing.Pair(*losers)
+    return Round.Kind.KNOCKOUT, pairing.knockout_next(winners), third
 
 
 @transaction.atomic
 def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
     """Draw the next round's pairings and number the tables (a draft until it starts)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.status != Tournament.Status.RUNNING:
-        raise TournamentError(gettext("Rounds are drawn while the tournament is running."))
+    _check_running(tournament, gettext("Rounds are drawn while the tournament is running."))
     if tournament.rounds.exclude(status=Round.Status.FINISHED).exclude(kind=Round.Kind.PLAYOFF).exists():
         raise TournamentError(gettext("The current round is not finished yet."))
     try:
-        kind, pairs = _next_pairs(tournament)
-        playing = [e for pair in pairs for e in (pair.a, pair.b) if e is not None]
+        kind, pairs, third = _next_pairs(tournament)
+        playing = [e for pair in [*pairs, third] if pair for e in pair.entries]
         if kind == Round.Kind.SWISS:  # one bye at most, to a team that has had none while one is left
             pairing.check_pairing(playing, pairs, _played_pairs(tournament), byes=_byes(tournament))
         else:  # a bracket or a round robin with withdrawals may give several byes
-            pairing.check_pairing(playing, pairs, max_byes=None)
+            pairing.check_pairing(playing, [*pairs, third] if third else pairs, max_byes=None)
     except pairing.PairingError as error:
         raise TournamentError(
             gettext("The pairing was not valid, nothing was saved: %(error)s") % {"error": error}
@@ -107,28 +105,52 @@ def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
     rnd = Round(tournament=tournament, number=number, kind=kind)
     rnd._history_user = user
     rnd.save()
-    _save_tables(rnd, pairs, byes_last=kind != Round.Kind.KNOCKOUT, user=user)
+    _save_tables(rnd, pairs, byes_last=kind != Round.Kind.KNOCKOUT, user=user, third_place=third)
     return rnd
 
 
+def _check_running(tournament: Tournament, message: str) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(gettext("The tournament is finished: only a result can still be corrected."))
+    if tournament.status != Tournament.Status.RUNNING:
+        raise TournamentError(message)
+
+
 def _save_tables(
-    rnd: Round, pairs: Sequence[pairing.Pair], *, byes_last: bool = True, user: Any = None
+    rnd: Round,
+    pairs: Sequence[pairing.Pair],
+    *,
+    byes_last: bool = True,
+    user: Any = None,
+    third_place: pairing.Pair | None = None,
 ) -> None:
-    """Number the tables in the pairing's order; byes last, except in a bracket (its order is the draw).
-    Saved in one go, each with its history row (who drew the round)."""
+    """Number the tables in the pairing's order; byes last, except in a bracket (its order is the draw);
+    the match for third place after the final. Saved in one go, each with its history row (who drew
+    the round)."""
     if byes_last:
         pairs = [p for p in pairs if p.b is not None] + [p for p in pairs if p.b is None]
     tables = [
         Table(round=rnd, number=number, entry0_id=pair.a, entry1_id=pair.b)
         for number, pair in enumerate(pairs, start=1)
     ]
+    if third_place is not None:
+        tables.append(
+            Table(
+                round=rnd,
+                number=len(tables) + 1,
+                entry0_id=third_place.a,
+                entry1_id=third_place.b,
+                bracket=Table.Bracket.THIRD_PLACE,
+            )
+        )
     bulk_create_with_history(tables, Table, default_user=user)
 
 
 @transaction.atomic
 def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], user: Any = None) -> Round:
     """Swap two teams of a drawn round: (table number, side 0 or 1) each."""
-    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    _check_running(rnd.tournament, gettext("Rounds are changed while the tournament is running."))
     if rnd.status != Round.Status.DRAFT:
         raise TournamentError(gettext("The round has started: its pairings are fixed."))
     tables = {t.number: t for t in rnd.tables.select_for_update()}
@@ -161,6 +183,7 @@ def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], u
 def round_start(*, rnd: Round, user: Any = None) -> Round:
     """Open a match at every table; each table's scorekeeper link now opens its sheet."""
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    _check_running(rnd.tournament, gettext("Rounds are started while the tournament is running."))
     if rnd.status != Round.Status.DRAFT:
         raise TournamentError(gettext("The round has already started."))
     tournament = rnd.tournament

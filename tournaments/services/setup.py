@@ -40,6 +40,7 @@ SETTINGS = (
     "format",
     "swiss_rounds",
     "knockout_size",
+    "third_place",
     "tiebreaks",
     "deals_per_match",
     "points_win",
@@ -69,6 +70,8 @@ def _check_settings(values: dict[str, Any]) -> dict[str, Any]:
         raise TournamentError(gettext("A Swiss tournament needs a number of rounds."))
     if values.get("knockout_size", 0) == 1:
         raise TournamentError(gettext("A knockout stage needs at least 2 teams (0 for none)."))
+    if values.get("third_place") and values.get("knockout_size", 0) < 4:
+        raise TournamentError(gettext("A match for third place needs a knockout of at least 4 teams."))
     ruleset = values.get("ruleset", "mpourloto")
     try:
         values["options"] = _match_options(ruleset, values.get("options"), values.get("deals_per_match") or 0)

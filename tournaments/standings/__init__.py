@@ -5,8 +5,10 @@ their finished matches (``Result``) by a tie-break order of metric keys, chosen
 from ``METRICS`` and checked by ``validate_order``; ``level_at_cut`` names the
 teams that stay level across a cut and need a play-off. The default order is
 ``DEFAULT_ORDER``: match points, head-to-head, point difference, game points.
+``final_ranking(stage, knockout)`` places every team once the knockout (if any) is played.
 """
 
+from .final import KnockoutTable, Placed, final_ranking, knockout_finished, round_name
 from .metrics import (
     DEFAULT_ORDER,
     METRICS,
@@ -32,8 +34,10 @@ __all__ = [
     "GamePoints",
     "GroupMetric",
     "HeadToHead",
+    "KnockoutTable",
     "MatchPoints",
     "Metric",
+    "Placed",
     "PointDifference",
     "Record",
     "Result",
@@ -43,7 +47,10 @@ __all__ = [
     "Tally",
     "Wins",
     "compute_standings",
+    "final_ranking",
+    "knockout_finished",
     "level_at_cut",
+    "round_name",
     "tally",
     "validate_order",
 ]

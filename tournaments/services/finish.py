@@ -1,0 +1,78 @@
+"""Finishing a tournament early: rounds abandoned, a power cut, the café closing.
+
+A tournament finishes by itself when its last round (and play-off, and final) is decided
+(``refresh``); this is the organizer's decision to stop before that, with a reason, audited.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from scoring import engine
+from scoring import services as scoring_services
+from scoring.models import Match
+
+from ..models import Round, Table, Tournament
+from . import queue
+from .common import TournamentError
+
+IN_PLAY = Tournament.InPlay
+
+
+@transaction.atomic
+def tournament_finish(
+    *, tournament: Tournament, reason: str, in_play: str = IN_PLAY.TOTALS, user: Any = None
+) -> Tournament:
+    """Finish a running tournament now. Each match still in play is either finished on its totals
+    (``in_play="totals"``: the higher total wins, equal totals are a draw; a match with no deal
+    played stays out) or left out (``"left_out"``: it counts for nobody). Rounds drawn but not
+    started are removed; the standings and the final ranking are recomputed from what was played."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise TournamentError(gettext("Say why the tournament finishes early."))
+    if len(reason) > 300:
+        raise TournamentError(gettext("The reason is too long (300 characters at most)."))
+    if in_play not in IN_PLAY.values:
+        raise TournamentError(gettext("Choose what becomes of the matches in play."))
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(gettext("The tournament is already finished."))
+    if tournament.status != Tournament.Status.RUNNING:
+        raise TournamentError(gettext("The tournament has not started: there is nothing to finish."))
+
+    open_tables = (
+        Table.objects.filter(round__tournament=tournament, round__status=Round.Status.STARTED)
+        .exclude(match__isnull=True)
+        .exclude(match__status=Match.Status.FINISHED)
+        .select_related("match")
+    )
+    now = timezone.now()
+    if in_play == IN_PLAY.TOTALS:
+        for table in open_tables:
+            try:
+                match = scoring_services.match_finish(match=table.match, user=user)
+            except engine.ScoringError:  # no deal played: nothing to finish it on
+                continue
+            if tournament.confirmation:  # the director's decision: nobody is left to confirm it
+                match.confirmed_at, match.confirmed_by = now, user
+                match._history_user = user
+                match.save(update_fields=["confirmed_at", "confirmed_by"])
+    for rnd in tournament.rounds.filter(status=Round.Status.DRAFT):
+        rnd._history_user = user
+        rnd.delete()  # drawn, never played: its tables have no match
+    for rnd in tournament.rounds.filter(status=Round.Status.STARTED):
+        rnd.status = Round.Status.FINISHED
+        rnd._history_user = user
+        rnd.save(update_fields=["status"])
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = now
+    tournament.finish_reason = reason
+    tournament.finish_in_play = in_play
+    tournament._history_user = user
+    tournament.save()
+    queue.standings_request(tournament.pk)
+    return tournament
