@@ -13,5 +13,6 @@ RUN pip install --no-cache-dir -c requirements.lock . \
  && DJANGO_SECRET_KEY=build CACHE_URL=redis://unused:6379/1 python manage.py collectstatic --noinput \
  && useradd --create-home tsoxa
 USER tsoxa
-EXPOSE 8000
+EXPOSE 8000 8001
+# web: gunicorn (this command); live: uvicorn config.asgi:application on 8001 (docker-compose.yml)
 CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

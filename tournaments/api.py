@@ -36,7 +36,16 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        read_only_fields = ["slug", "organizer", "status", "created_at", "started_at", "finished_at"]
+        read_only_fields = [
+            "slug",
+            "organizer",
+            "status",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "finish_reason",
+            "finish_in_play",
+        ]
         fields = [*read_only_fields[:2], *services.SETTINGS, *read_only_fields[2:]]
 
 
@@ -47,6 +56,9 @@ class TournamentWriteSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=Tournament.Format.values, default="swiss")
     swiss_rounds = serializers.IntegerField(min_value=1, max_value=30, default=5)
     knockout_size = serializers.IntegerField(min_value=0, max_value=256, default=0)
+    third_place = serializers.BooleanField(
+        default=False, help_text="The losing semi-finalists play a match for third place (a knockout of 4+)"
+    )
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=list(standings.METRICS)), required=False
     )
@@ -84,6 +96,39 @@ class EntryWriteSerializer(serializers.Serializer):
     )
 
 
+class FinishSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, help_text="Why the tournament finishes early (audited)")
+    in_play = serializers.ChoiceField(
+        choices=Tournament.InPlay.values,
+        default=Tournament.InPlay.TOTALS,
+        help_text="Matches still in play: finished on their totals, or left out (counted for nobody)",
+    )
+
+
+class RankingRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="1 … n, the order of the list")
+    rank = serializers.IntegerField(help_text="Shared by teams the ranking cannot separate (3, 3)")
+    entry = serializers.IntegerField()
+    team = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+    withdrawn = serializers.BooleanField()
+    reached = serializers.CharField(
+        help_text="champion, final, third_place, fourth_place, semi_final, quarter_final, round_of_16 …, "
+        "or stage (did not reach the knockout)"
+    )
+    stage_rank = serializers.IntegerField(allow_null=True, help_text="The team's rank in the stage")
+
+
+class RankingSerializer(serializers.Serializer):
+    final = serializers.BooleanField(help_text="True once the tournament is finished; until then provisional")
+    status = serializers.CharField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    finish_reason = serializers.CharField(help_text="Set when the organizer finished it early")
+    finish_in_play = serializers.CharField(help_text="totals, left_out, or empty")
+    version = serializers.IntegerField()
+    rows = RankingRowSerializer(many=True)
+
+
 class EntryStatusSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=[s for s in Entry.Status.values if s != Entry.Status.PENDING])
 
@@ -94,7 +139,7 @@ class TableSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Table
-        fields = ["number", "teams", "match"]
+        fields = ["number", "bracket", "teams", "match"]
 
     def get_teams(self, table: Table) -> list[dict[str, Any] | None]:
         return [{"entry": e.pk, "team": e.team.name} if e else None for e in (table.entry0, table.entry1)]
@@ -281,11 +326,72 @@ class TournamentViewSet(viewsets.ModelViewSet):
                 "computed_at": data["computed_at"],
                 "rows": data["rows"],
                 "playoffs": data["playoffs"],
+                "ranking": data.get("ranking", []),
             }
         )
         if data["computed_at"]:
             response["Last-Modified"] = http_date(data["computed_at"].timestamp())
         return response
+
+    @extend_schema(responses={200: RankingSerializer})
+    @action(detail=True, methods=["get"])
+    def ranking(self, request, slug=None):
+        """The final ranking: the knockout's result (champion, finalist, losing semi-finalists …, each
+        group in the stage's order), then the teams that did not reach it in the stage's order; without
+        a knockout, the standings after the last round and its play-offs. ``final`` is false until the
+        tournament is finished."""
+        tournament = self.get_object()
+        data = selectors.standings_get(tournament=tournament)
+        return Response(
+            RankingSerializer(
+                {
+                    "final": tournament.status == Tournament.Status.FINISHED,
+                    "status": tournament.status,
+                    "finished_at": tournament.finished_at,
+                    "finish_reason": tournament.finish_reason,
+                    "finish_in_play": tournament.finish_in_play,
+                    "version": data["version"],
+                    "rows": data.get("ranking", []),
+                }
+            ).data
+        )
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], url_path="ranking.csv")
+    def ranking_csv(self, request, slug=None):
+        tournament = self.get_object()
+        out = io.StringIO()
+        writer = spreadsheet.writer(out)
+        writer.writerow(
+            ["position", "rank", "team", "player_a", "player_b", "reached", "stage_rank", "withdrawn"]
+        )
+        for r in selectors.standings_get(tournament=tournament).get("ranking", []):
+            writer.writerow(
+                [
+                    r["position"],
+                    r["rank"],
+                    r["team"],
+                    *r["players"],
+                    r["reached"],
+                    r["stage_rank"],
+                    r["withdrawn"],
+                ]
+            )
+        return _csv(out, f"{tournament.slug}-ranking.csv")
+
+    @extend_schema(request=FinishSerializer, responses={200: TournamentSerializer})
+    @action(detail=True, methods=["post"])
+    def finish(self, request, slug=None):
+        """Finish a running tournament early, with a reason (audited). Matches in play are finished on
+        their totals or left out; rounds drawn but not started are removed. Afterwards the tournament is
+        read-only, except for the organizer's corrections of results."""
+        tournament = self._managed()
+        data = FinishSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_finish(
+            tournament=tournament, user=request.user, **data.validated_data
+        )
+        return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     @action(detail=True, methods=["get"], url_path="standings.csv")
@@ -442,11 +548,13 @@ def _export_parts(tournament: Tournament) -> Iterator[str]:
     def dump(value: Any) -> str:
         return json.dumps(value, cls=JSONEncoder, ensure_ascii=False)
 
+    standings_now = selectors.standings_get(tournament=tournament)
     head = {
         "tournament": TournamentSerializer(tournament).data,
         "entries": EntrySerializer(selectors.entries(tournament=tournament), many=True).data,
         "rounds": RoundSerializer(selectors.rounds_with_tables(tournament=tournament), many=True).data,
-        "standings": selectors.standings_get(tournament=tournament)["rows"],
+        "standings": standings_now["rows"],
+        "ranking": standings_now.get("ranking", []),
     }
     yield dump(head)[:-1] + ', "matches": {'
     for n, table in enumerate(_tables(tournament)):

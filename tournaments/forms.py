@@ -37,6 +37,9 @@ class TournamentForm(forms.Form):
     knockout_size = forms.IntegerField(
         min_value=0, max_value=256, initial=0, label=_("Knockout: top N (0: none)")
     )
+    third_place = forms.BooleanField(
+        required=False, label=_("A match for third place"), help_text=_("A knockout of 4 or more")
+    )
     deals_per_match = forms.IntegerField(
         min_value=0,
         max_value=100,
@@ -88,6 +91,7 @@ class TournamentForm(forms.Form):
             "format",
             "swiss_rounds",
             "knockout_size",
+            "third_place",
             "deals_per_match",
             "points_win",
             "points_draw",

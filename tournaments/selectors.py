@@ -53,6 +53,11 @@ def standings_get(*, tournament: Tournament) -> dict[str, Any]:
     return data
 
 
+def podium(standings: dict[str, Any]) -> list[dict[str, Any]]:
+    """The final ranking's first three places (more when places are shared: 1, 2, 3, 3)."""
+    return [row for row in standings.get("ranking", []) if row["rank"] <= 3]
+
+
 def rounds(*, tournament: Tournament) -> QuerySet[Round]:
     return tournament.rounds.order_by("number")
 

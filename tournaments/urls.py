@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import screen, views
 
 app_name = "tournaments"
 
@@ -9,6 +9,11 @@ urlpatterns = [
     path("tournaments/new/", views.tournament_new, name="new"),
     path("tournaments/<slug:slug>/", views.tournament_home, name="home"),
     path("tournaments/<slug:slug>/standings/", views.standings_page, name="standings"),
+    path("tournaments/<slug:slug>/prizes/", views.prizes, name="prizes"),
+    # The big screen (tournaments/screen.py); in production the events go to the ASGI live service.
+    path("tournaments/<slug:slug>/screen/", screen.screen, name="screen"),
+    path("tournaments/<slug:slug>/screen/data/", screen.screen_data, name="screen_data"),
+    path("tournaments/<slug:slug>/screen/events/", screen.screen_events, name="screen_events"),
     path("tournaments/<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
     path("tournaments/<slug:slug>/rounds/<int:number>/print/", views.round_print, name="round_print"),
     path("tournaments/<slug:slug>/teams/<int:entry_pk>/", views.entry_detail, name="entry"),
@@ -16,6 +21,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/manage/", views.manage, name="manage"),
     path("tournaments/<slug:slug>/manage/start/", views.start, name="start"),
     path("tournaments/<slug:slug>/manage/audit/", views.audit, name="audit"),
+    path("tournaments/<slug:slug>/manage/finish/", views.finish, name="finish"),
     path("tournaments/<slug:slug>/manage/entries/<int:entry_pk>/", views.entry_status, name="entry_status"),
     path("tournaments/<slug:slug>/manage/rounds/", views.round_generate, name="round_generate"),
     path("tournaments/<slug:slug>/manage/rounds/<int:number>/swap/", views.round_swap, name="round_swap"),

@@ -68,14 +68,38 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @require_safe
 def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _visible(request, slug)
+    standings = selectors.standings_get(tournament=tournament)
+    finished = tournament.status == Tournament.Status.FINISHED
     context = {
         "tournament": tournament,
         "rounds": selectors.rounds(tournament=tournament),
         "entries": selectors.entries(tournament=tournament).exclude(status=Entry.Status.PENDING),
-        "standings": selectors.standings_get(tournament=tournament),
+        "standings": standings,
+        "ranking": standings.get("ranking", []) if finished else [],
+        "podium": selectors.podium(standings) if finished else [],
         "can_manage": selectors.can_manage(tournament, request.user),
     }
     return render(request, "tournaments/home.html", context)
+
+
+@require_safe
+def prizes(request: HttpRequest, slug: str) -> HttpResponse:
+    """The prize list: the podium and the first N places (``?places=N``, 8 by default), to print."""
+    tournament = _visible(request, slug)
+    standings = selectors.standings_get(tournament=tournament)
+    ranking = standings.get("ranking", [])
+    try:
+        places = int(request.GET.get("places", 8))
+    except ValueError:
+        places = 8
+    places = max(1, min(places, len(ranking) or 1))
+    context = {
+        "tournament": tournament,
+        "ranking": ranking,
+        "places": places,
+        "podium": selectors.podium(standings),
+    }
+    return render(request, "tournaments/prizes.html", context)
 
 
 @require_safe
@@ -294,6 +318,24 @@ def table_qr(request: HttpRequest, tournament: Tournament, number: int, table: i
     response["Content-Security-Policy"] = "default-src 'none'"  # only a picture: nothing in it runs
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+@organizer_only
+@require_POST
+def finish(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Finish the tournament early, with a reason; the matches in play finished on their totals or
+    left out, as the organizer chose."""
+    return _done(
+        request,
+        tournament,
+        lambda: services.tournament_finish(
+            tournament=tournament,
+            reason=request.POST.get("reason", ""),
+            in_play=request.POST.get("in_play", ""),
+            user=request.user,
+        ),
+        gettext("The tournament is finished."),
+    )
 
 
 @organizer_only

@@ -96,6 +96,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # through a flag here: web and worker must share it (CACHE_URL=redis://127.0.0.1:6379/1).
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
+# The big screen's push (tournaments/live.py): Redis pub/sub, on the cache's Redis unless set.
+# Empty (a laptop): each open screen's stream checks the database every 2 s instead.
+_REDIS_CACHE = CACHES["default"]["BACKEND"].endswith("RedisCache")
+LIVE_REDIS_URL = env("LIVE_REDIS_URL", default=CACHES["default"]["LOCATION"] if _REDIS_CACHE else "")
+
 # Login, API tokens and scorekeeper links are rate-limited (django-ratelimit) through that cache.
 RATELIMIT_VIEW = "config.views.ratelimited"
 RATELIMIT_ENABLE = env.bool("RATELIMIT_ENABLE", default=True)

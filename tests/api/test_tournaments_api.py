@@ -145,6 +145,8 @@ READS = [
     "rounds/1/",
     "standings/",
     "standings.csv",
+    "ranking/",
+    "ranking.csv",
     "deals.csv",
     "export/",
 ]
@@ -387,7 +389,7 @@ def test_export_is_the_whole_tournament_in_one_document(anon, public_tournament)
     assert 'filename="spring-cup.json"' in response["Content-Disposition"]
     assert response["Content-Type"] == "application/json"
     document = json.loads(body(response))
-    assert set(document) == {"tournament", "entries", "rounds", "standings", "matches"}
+    assert set(document) == {"tournament", "entries", "rounds", "standings", "ranking", "matches"}
     assert document["tournament"] == anon.get(url(public_tournament)).json()
     assert document["entries"] == anon.get(url(public_tournament, "entries/")).json()
     assert document["rounds"] == anon.get(url(public_tournament, "rounds/")).json()

@@ -202,7 +202,7 @@ def test_finishing_early_on_the_totals(organizer):
 
 
 def test_finishing_early_leaving_the_matches_in_play_out(organizer):
-    t, rnd, in_play, _ = started_round_with_a_match_in_play(organizer)
+    t, _, in_play, _ = started_round_with_a_match_in_play(organizer)
     before = {r["entry"]: r["played"] for r in StandingsSnapshot.objects.get(tournament=t).rows}
     services.tournament_finish(tournament=t, reason="Power cut", in_play="left_out", user=organizer)
     in_play.match.refresh_from_db()

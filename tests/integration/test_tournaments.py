@@ -131,7 +131,7 @@ def test_swiss_runs_to_final_standings_without_rematches(organizer):
     assert len(rows) == 8
     assert [r["values"]["match_points"] for r in rows][:1] == [6]  # 3 wins × 2
     assert sum(r["values"]["match_points"] for r in rows) == 12 * 2  # 12 matches, 2 points a win
-    with pytest.raises(services.TournamentError, match="while the tournament is running"):
+    with pytest.raises(services.TournamentError, match="The tournament is finished"):
         services.round_generate(tournament=t)
 
 

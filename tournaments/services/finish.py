@@ -16,6 +16,7 @@ from scoring import engine
 from scoring import services as scoring_services
 from scoring.models import Match
 
+from .. import live
 from ..models import Round, Table, Tournament
 from . import queue
 from .common import TournamentError
@@ -75,4 +76,5 @@ def tournament_finish(
     tournament._history_user = user
     tournament.save()
     queue.standings_request(tournament.pk)
+    live.publish(tournament.pk, "finished")
     return tournament

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from scoring.models import Match
 
-from .. import standings
+from .. import live, standings
 from ..models import Entry, Round, StandingsSnapshot, Table, Tournament
 from . import queue
 from .common import STAGE_KINDS
@@ -129,6 +129,7 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
     elif running and not ties and complete and not playoffs_pending and decided:
         _finish(tournament)
     transaction.on_commit(lambda: _publish(snapshot))
+    live.publish(tournament.pk, "standings")  # after the cache is set: screens read it at once
     return snapshot
 
 
@@ -144,3 +145,4 @@ def _finish(tournament: Tournament) -> None:
         tournament.status = Tournament.Status.FINISHED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
+        live.publish(tournament.pk, "finished")

@@ -12,7 +12,7 @@ from simple_history.utils import bulk_create_with_history
 
 from scoring import services as scoring_services
 
-from .. import pairing
+from .. import live, pairing
 from ..models import Entry, Round, Table, Tournament
 from . import queue
 from .common import STAGE_KINDS, TournamentError
@@ -106,6 +106,7 @@ def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
     rnd._history_user = user
     rnd.save()
     _save_tables(rnd, pairs, byes_last=kind != Round.Kind.KNOCKOUT, user=user, third_place=third)
+    live.publish(tournament.pk, "round")
     return rnd
 
 
@@ -176,6 +177,7 @@ def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], u
     for table in (a, b) if a.pk != b.pk else (a,):
         table._history_user = user
         table.save()
+    live.publish(rnd.tournament_id, "round")
     return rnd
 
 
@@ -208,6 +210,7 @@ def round_start(*, rnd: Round, user: Any = None) -> Round:
     rnd._history_user = user
     rnd.save()
     queue.standings_request(tournament.pk)
+    live.publish(tournament.pk, "round")
     return rnd
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from scoring import engine
 from scoring.messages import engine_message
 
-from .. import standings
+from .. import live, standings
 from ..models import Entry, StandingsSnapshot, Tournament
 from . import queue
 from .common import ACTIVE, TournamentError
@@ -134,4 +134,5 @@ def tournament_start(*, tournament: Tournament, user: Any = None) -> Tournament:
     tournament.save()
     StandingsSnapshot.objects.update_or_create(tournament=tournament, defaults={"rows": [], "playoffs": []})
     queue.standings_request(tournament.pk)
+    live.publish(tournament.pk, "round")
     return tournament

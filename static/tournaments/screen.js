@@ -1,0 +1,341 @@
+// The big screen (templates/tournaments/screen.html): one panel at a time, turned every 15 s,
+// long lists cut into as many pages as the screen needs. The data comes with the page
+// (#screen-data) and again from data/ each time the event stream (events/, pushed by the
+// server) says it changed: one fetch per change, never a timer. The round's clock counts down
+// here, from the time it ends (corrected by the server's clock), with no tick from the server.
+(function () {
+  "use strict";
+  const root = document.getElementById("screen");
+  if (!root) return;
+  const labels = JSON.parse(document.getElementById("screen-labels").textContent);
+  let data = JSON.parse(document.getElementById("screen-data").textContent);
+  const SLIDE_MS = 15000;
+  let offset = 0; // the server's clock minus this one's, in ms
+  let slides = [], current = 0, turner = null;
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  // The clock ------------------------------------------------------------------------------
+
+  function pad(n) { return String(n).padStart(2, "0"); }
+
+  function duration(seconds) {
+    const s = Math.ceil(Math.max(0, seconds));
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+    return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+  }
+
+  // {text, state}: the time left, "Last deal" once it is over, the time left while paused.
+  function clockNow(clock) {
+    if (!clock) return null;
+    if (clock.state === "over") return { text: labels.last_deal, state: "over" };
+    if (clock.state === "paused") {
+      return { text: clock.paused_left === null ? "–" : duration(clock.paused_left), state: "paused" };
+    }
+    if (!clock.ends_at) return { text: "–", state: clock.state };
+    const left = (Date.parse(clock.ends_at) - (Date.now() + offset)) / 1000;
+    if (left <= 0) return { text: labels.last_deal, state: "over" };
+    return { text: duration(left), state: "running", long: left >= 3600 };
+  }
+
+  // A line that must not overflow: smaller until it fits (a long "Last deal" in Greek).
+  function fit(node) {
+    node.style.fontSize = "";
+    let size = parseFloat(getComputedStyle(node).fontSize);
+    while (node.scrollWidth > node.clientWidth + 1 && size > 24) {
+      size *= 0.9;
+      node.style.fontSize = `${size}px`;
+    }
+  }
+
+  function tick() {
+    const now = clockNow(data.clock);
+    document.querySelectorAll("[data-clock]").forEach(function (node) {
+      node.hidden = !now;
+      if (!now) return;
+      const changed = node.textContent !== now.text;
+      node.textContent = now.text;
+      node.classList.toggle("is-over", now.state === "over");
+      node.classList.toggle("is-paused", now.state === "paused");
+      node.classList.toggle("is-long", Boolean(now.long));
+      if (changed && node.dataset.clock === "big") fit(node);
+    });
+  }
+
+  // Panels ---------------------------------------------------------------------------------
+
+  function panel(kind, title) {
+    const section = el("section", `panel panel-${kind}`);
+    section.dataset.panel = kind;
+    const heading = el("h2", "panel-title");
+    heading.append(el("span", "", title));
+    const body = el("div", "panel-body");
+    section.append(heading, body);
+    return section;
+  }
+
+  function pairingItem(table) {
+    const li = el("li", "pairing" + (table.finished ? " is-finished" : ""));
+    const number = el("span", "table-no", table.number);
+    number.title = labels.table;
+    const pair = el("span", "pair");
+    pair.append(el("span", "team team0", table.teams[0]));
+    const other = el("span", "team team1");
+    if (table.bye) other.append(el("em", "", labels.bye));
+    else other.textContent = table.teams[1];
+    pair.append(other);
+    li.append(number, pair, el("span", "score", table.score ? `${table.score[0]}–${table.score[1]}` : ""));
+    return li;
+  }
+
+  function teamCell(row) {
+    const td = el("td", "team-cell");
+    td.append(el("span", "team-name", row.team), " ", el("small", "", (row.players || []).join(" & ")));
+    return td;
+  }
+
+  function standingsTable() {
+    const table = el("table", "screen-table");
+    table.dataset.testid = "screen-standings";
+    const head = el("tr");
+    head.append(el("th", "num", "#"), el("th", "", labels.team), el("th", "num", labels.played),
+      el("th", "num", labels.record));
+    data.standings.columns.forEach(function (c) {
+      const th = el("th", "num", c.abbr);
+      th.title = c.name;
+      head.append(th);
+    });
+    table.append(el("thead"), el("tbody"));
+    table.tHead.append(head);
+    return table;
+  }
+
+  function standingsRow(row) {
+    const tr = el("tr", row.withdrawn ? "withdrawn" : "");
+    tr.append(el("td", "num", row.rank), teamCell(row), el("td", "num", row.played), el("td", "num", row.record));
+    row.values.forEach(function (v) { tr.append(el("td", "num", v)); });
+    return tr;
+  }
+
+  function rankingTable() {
+    const table = el("table", "screen-table");
+    table.dataset.testid = "screen-ranking";
+    const head = el("tr");
+    head.append(el("th", "num", "#"), el("th", "", labels.team), el("th"));
+    table.append(el("thead"), el("tbody"));
+    table.tHead.append(head);
+    return table;
+  }
+
+  function rankingRow(row) {
+    const tr = el("tr");
+    tr.append(el("td", "num", row.rank ?? row.position), teamCell(row), el("td", "stage", row.stage || ""));
+    return tr;
+  }
+
+  // How many items fit on one page of this panel: rows of a grid of columns, or of a table.
+  function capacity(section, list, isTable) {
+    const body = section.querySelector(".panel-body");
+    const first = isTable ? list.tBodies[0].rows[0] : list.firstElementChild;
+    if (!first) return 1;
+    const style = getComputedStyle(list);
+    let room = body.clientHeight, columns = 1, gap = 0;
+    if (isTable) {
+      room -= list.tHead.getBoundingClientRect().height;
+      room -= Array.from(body.children).filter((n) => n !== list)
+        .reduce((sum, n) => sum + n.getBoundingClientRect().height, 0);
+    } else {
+      columns = style.gridTemplateColumns.split(" ").filter(Boolean).length || 1;
+      gap = parseFloat(style.rowGap) || 0;
+    }
+    const height = first.getBoundingClientRect().height + gap;
+    return Math.max(1, Math.floor((room + gap) / height)) * columns;
+  }
+
+  // A panel for every page of items: the first built with them all, measured, then cut.
+  function paged(kind, title, items, makeList, makeItem, extra) {
+    if (!items.length) return [];
+    const isTable = (list) => list.tagName === "TABLE";
+    const build = function (chunk, page, pages) {
+      const section = panel(kind, title);
+      if (pages > 1) section.querySelector(".panel-title").append(el("span", "panel-page", `${page}/${pages}`));
+      const list = makeList();
+      const target = isTable(list) ? list.tBodies[0] : list;
+      chunk.forEach((item) => target.append(makeItem(item)));
+      section.querySelector(".panel-body").append(list);
+      if (extra) extra(section.querySelector(".panel-body"));
+      return section;
+    };
+    const probe = build(items, 1, 1);
+    root.append(probe);
+    const measured = probe.querySelector(".panel-body").firstElementChild;
+    const per = capacity(probe, measured, isTable(measured));
+    probe.remove();
+    const pages = Math.ceil(items.length / per);
+    const out = [];
+    for (let p = 0; p < pages; p++) out.push(build(items.slice(p * per, (p + 1) * per), p + 1, pages));
+    out.forEach((section, p) => { section.dataset.key = `${kind}-${p}`; });
+    return out;
+  }
+
+  function clockPanel() {
+    const section = panel("clock", "");
+    section.querySelector(".panel-title span").textContent =
+      data.round && data.round.number === data.clock.round ? data.round.label : String(data.clock.round);
+    const digits = el("p", "clock-digits");
+    digits.dataset.clock = "big";
+    digits.dataset.testid = "screen-clock";
+    const note = el("p", "clock-note", data.clock.state === "paused" ? labels.paused : "");
+    section.querySelector(".panel-body").append(digits, note);
+    section.dataset.key = "clock";
+    return section;
+  }
+
+  function podiumPanel() {
+    const section = panel("podium", labels.final_ranking);
+    const list = el("ol", "podium");
+    list.dataset.testid = "screen-podium";
+    data.ranking.slice(0, 3).forEach(function (row, i) {
+      const li = el("li", `podium-place place-${i + 1}`);
+      li.append(el("span", "podium-rank", row.rank ?? row.position), el("span", "podium-team", row.team),
+        el("span", "podium-players", (row.players || []).join(" & ")));
+      list.append(li);
+    });
+    section.querySelector(".panel-body").append(list);
+    section.dataset.key = "podium";
+    return section;
+  }
+
+  function emptyPanel() {
+    const section = panel("standings", labels.standings);
+    section.querySelector(".panel-body").append(el("p", "screen-empty", data.round ? labels.no_result : labels.not_drawn));
+    section.dataset.key = "empty";
+    return section;
+  }
+
+  function render() {
+    const finished = data.tournament.status === "finished";
+    const bar = data.round && !finished ? `${data.round.label} · ${data.round.status_label}` : data.tournament.status_label;
+    document.querySelector(".screen-title").textContent = data.tournament.name;
+    document.querySelector(".screen-round").textContent = bar;
+    const shown = slides[current] ? slides[current].dataset.key : null;
+    root.replaceChildren();
+    const made = [];
+    if (data.clock) made.push(clockPanel());
+    if (data.ranking) {
+      made.push(podiumPanel());
+      made.push(...paged("ranking", labels.final_ranking, data.ranking, rankingTable, rankingRow));
+    } else {
+      if (data.round && !finished) {
+        made.push(...paged("pairings", `${data.round.label} · ${labels.pairings}`, data.round.tables,
+          function () { const ol = el("ol", "pairings"); ol.dataset.testid = "screen-pairings"; return ol; },
+          pairingItem));
+      }
+      const notes = function (body) {
+        data.standings.notes.forEach((note) => body.append(el("p", "screen-note", note)));
+      };
+      made.push(...paged("standings", labels.standings, data.standings.rows, standingsTable, standingsRow, notes));
+    }
+    if (!made.length) made.push(emptyPanel());
+    slides = made;
+    slides.forEach((section) => root.append(section));
+    const again = slides.findIndex((s) => s.dataset.key === shown);
+    show(again >= 0 ? again : 0, again >= 0);
+    tick();
+  }
+
+  function show(index, keepTimer) {
+    current = index % slides.length;
+    slides.forEach((section, i) => section.classList.toggle("current", i === current));
+    const big = slides[current].querySelector("[data-clock='big']");
+    if (big) fit(big);
+    if (keepTimer && turner) return;
+    clearInterval(turner);
+    turner = slides.length > 1 ? setInterval(() => show(current + 1, true), SLIDE_MS) : null;
+  }
+
+  // The push -------------------------------------------------------------------------------
+
+  let fetching = false, again = false, retries = 0;
+
+  function setOffset(serverNow) {
+    const then = Date.parse(serverNow);
+    if (!Number.isNaN(then)) offset = then - Date.now();
+  }
+
+  async function refresh(expected) {
+    if (fetching) { again = true; return; }
+    fetching = true;
+    try {
+      const response = await fetch(root.dataset.dataUrl, { headers: { Accept: "application/json" }, cache: "no-store" });
+      if (response.ok) {
+        data = await response.json();
+        setOffset(data.now);
+        root.dataset.version = data.version;
+        render();
+      }
+    } catch (error) {
+      // No connection: the stream reconnects by itself and says what changed meanwhile.
+    } finally {
+      fetching = false;
+    }
+    if (again) { again = false; refresh(expected); return; }
+    // The data may lag a moment behind the change it was fetched for (a cache being filled).
+    if (expected && data.version !== expected && retries < 3) {
+      retries += 1;
+      setTimeout(() => refresh(expected), 1000);
+    } else {
+      retries = 0;
+    }
+  }
+
+  function connect() {
+    const live = document.querySelector(".screen-live");
+    if (!window.EventSource) return;
+    const source = new EventSource(`${root.dataset.eventsUrl}?v=${encodeURIComponent(data.version)}`);
+    source.addEventListener("open", function () {
+      live.className = "screen-live is-live";
+      live.title = "";
+    });
+    source.addEventListener("error", function () {
+      live.className = "screen-live is-offline";
+      live.title = labels.offline;
+    });
+    source.addEventListener("changed", function (event) {
+      let version = "";
+      try { version = JSON.parse(event.data).version; } catch (error) { /* an old server */ }
+      refresh(version);
+    });
+  }
+
+  // The screen stays on, and the pointer out of sight when it is not moved.
+  async function keepAwake() {
+    try { if (navigator.wakeLock && document.visibilityState === "visible") await navigator.wakeLock.request("screen"); }
+    catch (error) { /* not allowed here: the screen's own settings decide */ }
+  }
+  let idle = null;
+  function moved() {
+    document.body.classList.remove("idle");
+    clearTimeout(idle);
+    idle = setTimeout(() => document.body.classList.add("idle"), 3000);
+  }
+
+  let resized = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resized);
+    resized = setTimeout(render, 300);
+  });
+  document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("mousemove", moved);
+  setOffset(data.now);
+  render();
+  setInterval(tick, 250);
+  connect();
+  keepAwake();
+  moved();
+})();

@@ -1,0 +1,246 @@
+"""The big screen: a tournament on the café's TV or projector, across the room.
+
+Three views: the page (``screen``: rendered at once from the data, right without JavaScript), its
+data as JSON (``screen_data``: what the page's script renders again after a change) and the
+stream that says when the data has changed (``screen_events``: an async view, pushed by
+``tournaments.live``). The page fetches the data once per change, never on a timer; the round's
+clock counts down in the browser from the time it ends.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from datetime import UTC, datetime
+from typing import Any
+
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext, pgettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+from scoring import messages as catalogue
+
+from . import live, selectors
+from . import messages as words
+from .models import Round, Tournament
+from .standings import METRICS
+from .templatetags.tournament_tags import reached_name
+
+
+def _visible(request: HttpRequest, slug: str) -> Tournament:
+    """The tournament's pages' rule: public, or its organizer's (and staff's); a 404 for others."""
+    tournament = get_object_or_404(Tournament.objects.select_related("organizer"), slug=slug)
+    if not selectors.tournament_visible(tournament, request.user):
+        raise Http404("No such tournament.")
+    return tournament
+
+
+# The data ------------------------------------------------------------------------------------
+
+
+def round_label(rnd: Round) -> str:
+    if rnd.kind == Round.Kind.PLAYOFF:
+        return gettext("Play-off %(number)s") % {"number": rnd.number}
+    if rnd.kind == Round.Kind.KNOCKOUT:
+        return gettext("KO %(number)s") % {"number": rnd.number}
+    return gettext("Round %(number)s") % {"number": rnd.number}
+
+
+def round_clock(rnd: Round | None) -> dict[str, Any] | None:
+    """The round's clock from ``tournaments.clock`` where the timed rounds are (None without them):
+    ``{"round", "ends_at" (ISO 8601, UTC), "paused_left" (seconds), "state"}``."""
+    if rnd is None or importlib.util.find_spec("tournaments.clock") is None:
+        return None
+    from tournaments.clock import round_clock as clock_of  # a timed round's own module
+
+    clock = clock_of(rnd)
+    if clock is None:
+        return None
+    ends_at = clock.get("ends_at")
+    if isinstance(ends_at, datetime):
+        ends_at = ends_at.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    return {
+        "round": clock.get("round", rnd.number),
+        "ends_at": ends_at,
+        "paused_left": clock.get("paused_left"),
+        "state": clock.get("state"),
+    }
+
+
+def _table(table: Any) -> dict[str, Any]:
+    match = table.match
+    finished = match is not None and match.status == "finished"
+    return {
+        "number": table.number,
+        "teams": [table.entry0.team.name, table.entry1.team.name if table.entry1_id else None],
+        "bye": table.is_bye,
+        # A finished match's result; one in play is followed on its tablet, not pushed deal by deal.
+        "score": list(match.totals[:2]) if finished and match.totals else None,
+        "finished": finished,
+    }
+
+
+def _standings(tournament: Tournament, standings: dict[str, Any]) -> dict[str, Any]:
+    columns = [
+        {
+            "key": key,
+            "abbr": words.metric_abbr(METRICS[key].abbr) if key in METRICS else key,
+            "name": catalogue.label(METRICS[key].name) if key in METRICS else key,
+        }
+        for key in tournament.tiebreaks
+    ]
+    rows = [
+        {
+            "rank": row["rank"],
+            "team": row["team"],
+            "players": row.get("players", []),
+            "played": row["played"],
+            "record": f"{row['won']}–{row['drawn']}–{row['lost']}",
+            "values": [row.get("values", {}).get(key, "") for key in tournament.tiebreaks],
+            "withdrawn": bool(row.get("withdrawn")),
+        }
+        for row in standings["rows"]
+    ]
+    notes = []
+    for tie in standings.get("playoffs", []):  # the words of the standings pages (_standings_table.html)
+        parts = {"place": tie.get("cut"), "teams": ", ".join(tie.get("teams", []))}
+        if tie.get("pending"):
+            note = gettext(
+                "Level at place %(place)s: %(teams)s. A tie-break play-off decides (to be played)."
+            )
+        else:
+            note = gettext("Level at place %(place)s: %(teams)s. A tie-break play-off decides.")
+        notes.append(note % parts)
+    return {"columns": columns, "rows": rows, "notes": notes}
+
+
+def screen_state(tournament: Tournament) -> dict[str, Any]:
+    """Everything the screen shows, and the version it was read at: never newer than what it holds
+    (the stamp is read before the rounds; the standings' own version is the one served)."""
+    parts = live.stamp_parts(tournament.pk) or (tournament.status, 0, 0, 0)
+    standings = selectors.standings_get(tournament=tournament)
+    version = live.version((tournament.status, standings["version"], parts[2], parts[3]))
+    rnd = tournament.rounds.order_by("-number").first()
+    finished = tournament.status == Tournament.Status.FINISHED
+    ranking = standings.get("ranking") if finished else None
+    return {
+        "version": version,
+        "now": timezone.now().astimezone(UTC).isoformat().replace("+00:00", "Z"),
+        "tournament": {
+            "name": tournament.name,
+            "slug": tournament.slug,
+            "status": tournament.status,
+            "status_label": catalogue.label(tournament.get_status_display()),
+            "game": catalogue.game_name(tournament.ruleset),
+        },
+        "clock": None if finished else round_clock(rnd),
+        "round": None
+        if rnd is None
+        else {
+            "number": rnd.number,
+            "label": round_label(rnd),
+            "status": rnd.status,
+            "status_label": catalogue.label(rnd.get_status_display()),
+            "tables": [_table(t) for t in selectors.round_tables(rnd=rnd)],
+        },
+        "standings": _standings(tournament, standings),
+        "ranking": [
+            {
+                "position": row.get("position"),
+                "rank": row.get("rank"),
+                "team": row.get("team"),
+                "players": row.get("players", []),
+                # how far the team went ("Champion", "Semi-final" …); nothing for the stage's teams
+                "stage": row.get("stage") or reached_name(row.get("reached") or ""),
+            }
+            for row in ranking
+        ]
+        if ranking
+        else None,
+    }
+
+
+def screen_labels() -> dict[str, str]:
+    """The words the page's script writes, in the page's language."""
+    return {
+        "pairings": gettext("Pairings"),
+        "standings": gettext("Standings"),
+        "final_ranking": gettext("Final ranking"),
+        "table": gettext("Table"),
+        "team": gettext("Team"),
+        "played": gettext("Played"),
+        "record": gettext("W–D–L"),
+        "bye": gettext("bye"),
+        "withdrawn": gettext("withdrawn"),
+        "last_deal": pgettext("round clock", "Last deal"),
+        "paused": pgettext("round clock", "Paused"),
+        "offline": gettext("Reconnecting…"),
+        "not_drawn": gettext("Not drawn yet."),
+        "no_result": gettext("No result yet."),
+    }
+
+
+def clock_text(clock: dict[str, Any] | None, labels: dict[str, str]) -> str:
+    """The clock as the page first shows it (the script counts down from there)."""
+    if clock is None:
+        return ""
+    if clock["state"] == "over":
+        return labels["last_deal"]
+    seconds = clock["paused_left"]
+    if clock["state"] != "paused" and clock["ends_at"]:
+        ends_at = datetime.fromisoformat(clock["ends_at"].replace("Z", "+00:00"))
+        seconds = (ends_at - timezone.now()).total_seconds()
+    if seconds is None:
+        return "–"
+    if seconds <= 0:
+        return labels["last_deal"]
+    minutes, secs = divmod(math.ceil(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+# The views -----------------------------------------------------------------------------------
+
+
+@require_safe
+def screen(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _visible(request, slug)
+    data = screen_state(tournament)
+    labels = screen_labels()
+    context = {
+        "tournament": tournament,
+        "data": data,
+        "labels": labels,
+        "clock_text": clock_text(data["clock"], labels),
+        "data_url": reverse("tournaments:screen_data", args=[tournament.slug]),
+        "events_url": reverse("tournaments:screen_events", args=[tournament.slug]),
+    }
+    return render(request, "tournaments/screen.html", context)
+
+
+@never_cache
+@require_safe
+def screen_data(request: HttpRequest, slug: str) -> JsonResponse:
+    return JsonResponse(screen_state(_visible(request, slug)))
+
+
+@require_safe
+async def screen_events(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """The screen's event stream. Under ASGI (the ``live`` service) it waits without a thread;
+    under WSGI (``runserver``, the tests' live server) it holds one while the screen is open."""
+    tournament = await Tournament.objects.select_related("organizer").filter(slug=slug).afirst()
+    if tournament is None or not selectors.tournament_visible(tournament, await request.auser()):
+        raise Http404("No such tournament.")
+    since = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
+    stream = live.events(tournament.pk, since_version=since[:100])
+    if not isinstance(request, ASGIRequest):
+        stream = live.served_synchronously(stream)
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache, no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
