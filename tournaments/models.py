@@ -5,6 +5,7 @@ matches (whose totals the engine works out), and the standings are a stored
 snapshot, recomputed by a Celery task whenever a result changes.
 """
 
+import random
 import secrets
 
 from django.conf import settings
@@ -19,10 +20,16 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def new_seed() -> int:
+    return random.SystemRandom().randrange(1, 1_000_000)
+
+
 class Tournament(models.Model):
     class Format(models.TextChoices):
         SWISS = "swiss", "Swiss"
         ROUND_ROBIN = "round_robin", "Round robin"
+        CONCOURS = "concours", "Concours"
+        INDIVIDUAL = "individual", "Individual"
 
     class InPlay(models.TextChoices):
         TOTALS = "totals", "Finished on their totals"
@@ -39,7 +46,15 @@ class Tournament(models.Model):
     ruleset = models.CharField(max_length=20, choices=RULESET_CHOICES, default="mpourloto")
     options = models.JSONField(default=dict, blank=True, help_text="The rule set's options for every match")
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
-    swiss_rounds = models.PositiveSmallIntegerField(default=5)
+    swiss_rounds = models.PositiveSmallIntegerField(
+        default=5, help_text="The number of rounds of a Swiss, a concours or an individual event"
+    )
+    seed = models.PositiveIntegerField(
+        default=new_seed, help_text="The draw's seed: round 1 of a concours, an individual movement"
+    )
+    time_limit = models.PositiveSmallIntegerField(
+        default=0, help_text="Minutes a round lasts once its clock is started; 0: no limit"
+    )
     knockout_size = models.PositiveSmallIntegerField(
         default=0, help_text="Top N to a knockout stage; 0: none"
     )
@@ -54,6 +69,9 @@ class Tournament(models.Model):
     points_draw = models.PositiveSmallIntegerField(default=1)
     points_loss = models.PositiveSmallIntegerField(default=0)
     points_bye = models.PositiveSmallIntegerField(default=2)
+    bye_game_points = models.PositiveIntegerField(
+        default=0, help_text="Game points a bye (or a sit-out) is worth, for rankings on points"
+    )
     playoff_deals = models.PositiveSmallIntegerField(default=2)
     cuts = models.JSONField(
         default=list, blank=True, help_text="Places where a tie is played off, e.g. [3, 8]"
@@ -96,7 +114,7 @@ class Tournament(models.Model):
 
 
 class Entry(models.Model):
-    """A team in a tournament."""
+    """A team in a tournament, or a player in an individual one (``team`` empty, ``player`` set)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Awaiting approval"
@@ -105,7 +123,18 @@ class Entry(models.Model):
         WITHDRAWN = "withdrawn", "Withdrawn"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="entries")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="entries", null=True, blank=True)
+    player = models.ForeignKey(
+        "players.Player",
+        on_delete=models.PROTECT,
+        related_name="entries",
+        null=True,
+        blank=True,
+        help_text="An individual event's entrant",
+    )
+    joined_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="A late entry: the first round it plays"
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     seed = models.PositiveIntegerField(null=True, blank=True)
     contact = models.CharField(max_length=200, blank=True, help_text="From a public sign-up")
@@ -116,16 +145,29 @@ class Entry(models.Model):
     class Meta:
         ordering = ["tournament", "pk"]
         verbose_name_plural = "entries"
-        constraints = [models.UniqueConstraint(fields=["tournament", "team"], name="entry_team_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "team"], name="entry_team_once"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_player_once"),
+            models.CheckConstraint(
+                condition=models.Q(team__isnull=True) ^ models.Q(player__isnull=True),
+                name="entry_team_or_player",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return str(self.team)
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.team.name if self.team_id else self.player.name
 
 
 class Round(models.Model):
     class Kind(models.TextChoices):
         SWISS = "swiss", "Swiss"
         ROUND_ROBIN = "round_robin", "Round robin"
+        CONCOURS = "concours", "Round"
+        INDIVIDUAL = "individual", "Individual round"
         KNOCKOUT = "knockout", "Knockout"
         PLAYOFF = "playoff", "Tie-break play-off"
 
@@ -141,6 +183,12 @@ class Round(models.Model):
     cut = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Play-off: the place decided")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True, help_text="A timed round's clock")
+    clock_paused_at = models.DateTimeField(null=True, blank=True, help_text="Paused since")
+    clock_paused_seconds = models.PositiveIntegerField(default=0, help_text="Pauses before the current one")
+    clock_extra_seconds = models.IntegerField(
+        default=0, help_text="Time added to (or taken from) every table"
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -157,12 +205,36 @@ class Table(models.Model):
     class Bracket(models.TextChoices):
         MAIN = "main", "Main"
         THIRD_PLACE = "third_place", "Match for third place"
+        CONSOLATION = "consolation", "Consolation"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     entry0 = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
     entry1 = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
     match = models.OneToOneField(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="table")
+    partner0 = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="An individual round: entry0's partner",
+    )
+    partner1 = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="An individual round: entry1's partner",
+    )
+    extra_seconds = models.IntegerField(default=0, help_text="A timed round: time added to this table")
+    paused_at = models.DateTimeField(
+        null=True, blank=True, help_text="A timed round: this table paused since"
+    )
+    paused_seconds = models.PositiveIntegerField(
+        default=0, help_text="This table's pauses before the current one"
+    )
     bracket = models.CharField(
         max_length=20, choices=Bracket.choices, default=Bracket.MAIN, help_text="In a knockout round"
     )
@@ -205,3 +277,52 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"Standings of {self.tournament} (v{self.version})"
+
+
+class Adjustment(models.Model):
+    """A director's decision: a penalty in points to a team, or a table's result decided without (or
+    against) its play: a forfeit with the score the organizer sets, or a match awarded."""
+
+    class Kind(models.TextChoices):
+        PENALTY = "penalty", "Penalty"
+        FORFEIT = "forfeit", "Forfeit"
+        AWARD = "award", "Match awarded"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="adjustments")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="adjustments",
+        null=True,
+        blank=True,
+        help_text="A penalty's team",
+    )
+    table = models.ForeignKey(
+        Table,
+        on_delete=models.CASCADE,
+        related_name="adjustments",
+        null=True,
+        blank=True,
+        help_text="A forfeit's or award's table",
+    )
+    points = models.IntegerField(default=0, help_text="A penalty: game points taken away (positive)")
+    match_points = models.IntegerField(default=0, help_text="A penalty: match points taken away")
+    winner = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="A forfeit or award: the side (0 or 1) given the match"
+    )
+    scores = models.JSONField(
+        default=list, blank=True, help_text="A forfeit or award: the game points of each side"
+    )
+    reason = models.CharField(max_length=300)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} · {self.reason}"
