@@ -118,11 +118,16 @@ def visible_players(user: Any = None) -> QuerySet[Player]:
         return Player.objects.all()
     at_matches = Match.objects.filter(seated(OuterRef("pk")))
     in_teams = Team.objects.filter(Q(player_a=OuterRef("pk")) | Q(player_b=OuterRef("pk")))
-    hidden = Q(Exists(at_matches.filter(PRIVATE))) | Q(
-        Exists(in_teams.filter(entries__tournament__public=False))
+    itself = Player.objects.filter(pk=OuterRef("pk"))  # entered alone, in an individual event
+    hidden = (
+        Q(Exists(at_matches.filter(PRIVATE)))
+        | Q(Exists(in_teams.filter(entries__tournament__public=False)))
+        | Q(Exists(itself.filter(entries__tournament__public=False)))
     )
-    seen = Q(Exists(at_matches.filter(match_visibility(user)))) | Q(
-        Exists(in_teams.filter(_entry_visibility(user)))
+    seen = (
+        Q(Exists(at_matches.filter(match_visibility(user))))
+        | Q(Exists(in_teams.filter(_entry_visibility(user))))
+        | Q(Exists(itself.filter(_entry_visibility(user))))
     )
     return Player.objects.filter(~hidden | seen)
 
@@ -143,7 +148,7 @@ def visible_teams(user: Any = None) -> QuerySet[Team]:
 
 
 def _entry_visibility(user: Any) -> Q:
-    """Teams entered in a tournament this person sees (public, or organized by them)."""
+    """Teams (or players entered alone) in a tournament this person sees (public, or organized by them)."""
     visible = Q(entries__tournament__public=True)
     if _signed_in(user):
         visible |= Q(entries__tournament__organizer=user)

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
@@ -379,8 +380,21 @@ def _deal_record(
     # write, in the statements deal_sql.py writes by hand.
     deal_sql.write_recorded(match, record, user)
     match_changed.send(sender=Match, match=match, previous=previous)
+    if match.status != Match.Status.FINISHED and _time_called(match):
+        match.row_locked = True  # locked above, in this transaction
+        match_finish(match=match, user=user)  # time was called: the deal in play was the last
     record.created, record.row, record.number = True, row, row.number  # the API answers 201, then 200
     return record
+
+
+def _time_called(match: Match) -> bool:
+    """Whether the match is at a tournament table whose timed round has run out (the tournament
+    says so: ``Table.time_is_up``). A match read by ``match_lock`` knows its table without a query."""
+    try:
+        table = match.table
+    except ObjectDoesNotExist:
+        return False
+    return table is not None and bool(getattr(table, "time_is_up", False))
 
 
 @transaction.atomic

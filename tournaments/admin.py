@@ -22,14 +22,14 @@ class TournamentAdmin(SimpleHistoryAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(SimpleHistoryAdmin):
-    list_display = ["team", "tournament", "status", "created_at"]
+    list_display = ["team", "player", "tournament", "status", "created_at"]
     list_filter = ["status", "tournament"]
-    search_fields = ["team__name"]
+    search_fields = ["team__name", "player__name"]
 
 
 class TableInline(admin.TabularInline):
     model = Table
-    fields = ["number", "entry0", "entry1", "match"]
+    fields = ["number", "entry0", "partner0", "entry1", "partner1", "match"]
     readonly_fields = fields
     extra = 0
     can_delete = False

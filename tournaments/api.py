@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status, viewsets
@@ -23,12 +24,12 @@ from rest_framework.utils.encoders import JSONEncoder
 
 from config import spreadsheet
 from scoring import selectors as scoring_selectors
-from scoring.api import player_ids_field
 from scoring.models import RULESET_KEYS
 from scoring.permissions import can_write
 
-from . import selectors, services, standings
-from .models import Entry, Round, Table, Tournament
+from . import clock, selectors, services, standings
+from .models import Adjustment, Entry, Round, Table, Tournament
+from .services.individual import partnership_name
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -45,6 +46,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "finished_at",
             "finish_reason",
             "finish_in_play",
+            "avoid",
         ]
         fields = [*read_only_fields[:2], *services.SETTINGS, *read_only_fields[2:]]
 
@@ -54,8 +56,32 @@ class TournamentWriteSerializer(serializers.Serializer):
     ruleset = serializers.ChoiceField(choices=RULESET_KEYS, default="mpourloto")
     options = serializers.DictField(required=False, default=dict)
     format = serializers.ChoiceField(choices=Tournament.Format.values, default="swiss")
-    swiss_rounds = serializers.IntegerField(min_value=1, max_value=30, default=5)
+    swiss_rounds = serializers.IntegerField(
+        min_value=1, max_value=30, default=5, help_text="Rounds of a Swiss, a concours or an individual event"
+    )
+    seed = serializers.IntegerField(
+        min_value=1,
+        max_value=999_999,
+        required=False,
+        help_text="The draw's seed (round 1 of a concours, an individual movement); random when left out",
+    )
+    time_limit = serializers.IntegerField(
+        min_value=0,
+        max_value=600,
+        default=0,
+        help_text="Minutes a stage round lasts once its clock is started (0: untimed). When time is up, the "
+        "next deal recorded at a table is its last: the match ends on its totals",
+    )
+    bye_game_points = serializers.IntegerField(
+        min_value=0, max_value=100_000, default=0, help_text="Game points a bye is worth (rankings on points)"
+    )
     knockout_size = serializers.IntegerField(min_value=0, max_value=256, default=0)
+    pool_size = serializers.IntegerField(
+        min_value=3, max_value=8, default=4, help_text="Pools: teams a pool, each a round robin (3 to 8)"
+    )
+    consolation = serializers.BooleanField(
+        default=False, help_text="The teams that miss the knockout play a consolation bracket of their own"
+    )
     third_place = serializers.BooleanField(
         default=False, help_text="The losing semi-finalists play a match for third place (a knockout of 4+)"
     )
@@ -76,23 +102,104 @@ class TournamentWriteSerializer(serializers.Serializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
-    team = serializers.CharField(source="team.name", read_only=True)
+    team = serializers.CharField(
+        source="name", read_only=True, help_text="The team's name; in an individual event, the player's"
+    )
     players = serializers.SerializerMethodField()
+    player_id = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="An individual event's entry: its player's id (else null)"
+    )
 
     class Meta:
         model = Entry
-        fields = ["id", "team", "players", "status", "seed", "created_at", "withdrawn_at"]
+        fields = [
+            "id",
+            "team",
+            "players",
+            "player_id",
+            "status",
+            "seed",
+            "pool",
+            "joined_round",
+            "created_at",
+            "withdrawn_at",
+        ]
 
     def get_players(self, entry: Entry) -> list[str]:
+        """The team's two players; an individual event's entry: its one player."""
+        if entry.team_id is None:
+            return [entry.player.name]
         return [entry.team.player_a.name, entry.team.player_b.name]
 
 
 class EntryWriteSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
-    players = serializers.ListField(child=serializers.CharField(max_length=80), min_length=2, max_length=2)
-    player_ids = player_ids_field(
-        "Existing players picked by id, beside their names (null: a new player of that name). Names alone "
-        "always make new players."
+    """A team (``name`` and two ``players``), or in an individual event one player: ``players: [name]``
+    (or ``name`` alone). ``context["individual"]`` says which."""
+
+    name = serializers.CharField(
+        max_length=80, required=False, help_text="The team's name; in an individual event, the player's"
+    )
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=80),
+        min_length=1,
+        max_length=2,
+        required=False,
+        help_text="A team's two players; in an individual event, the one player",
+    )
+    player_ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, allow_null=True),
+        min_length=1,
+        max_length=2,
+        required=False,
+        help_text="Existing players picked by id, beside their names (null: a new player of that name): two "
+        "for a team, one in an individual event. Names alone always make new players.",
+    )
+    points_per_missed_round = serializers.IntegerField(
+        min_value=0,
+        max_value=10_000,
+        default=0,
+        help_text="A late entry (the tournament has started): game points given for each round it missed",
+    )
+    match_points_per_missed_round = serializers.IntegerField(
+        min_value=0, max_value=10_000, default=0, help_text="A late entry: match points for each round missed"
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        individual = bool(self.context.get("individual"))
+        if individual and "players" not in data and "name" in data:
+            data["players"] = [data["name"]]
+        required = [self.fields["name"].error_messages["required"]]
+        missing = [key for key in (() if individual else ("name",)) + ("players",) if key not in data]
+        if missing:
+            raise serializers.ValidationError(dict.fromkeys(missing, required))
+        count = 1 if individual else 2
+        if len(data["players"]) != count:
+            message = (
+                gettext("An individual event's entry is one player: players is [name].")
+                if individual
+                else gettext("A team has two players.")
+            )
+            raise serializers.ValidationError({"players": [message]})
+        if "player_ids" in data and len(data["player_ids"]) != count:
+            message = gettext("One id (or null) beside each player's name: %(n)s.") % {"n": count}
+            raise serializers.ValidationError({"player_ids": [message]})
+        if individual:
+            name, player = (
+                " ".join(n.split()).casefold() for n in (data.get("name", ""), data["players"][0])
+            )
+            if name and name != player:
+                raise serializers.ValidationError(
+                    {"name": [gettext("An individual event's entry is named after its player.")]}
+                )
+            data["name"] = data["players"][0]
+        return data
+
+
+class AvoidSerializer(serializers.Serializer):
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=2),
+        max_length=500,
+        help_text="Pairs of entry ids, e.g. [[3, 7], [4, 9]]; [] clears the list",
     )
 
 
@@ -142,7 +249,20 @@ class TableSerializer(serializers.ModelSerializer):
         fields = ["number", "bracket", "teams", "match"]
 
     def get_teams(self, table: Table) -> list[dict[str, Any] | None]:
-        return [{"entry": e.pk, "team": e.team.name} if e else None for e in (table.entry0, table.entry1)]
+        """Each side's entry and name (None: a bye); at an individual table, a side is a partnership:
+        ``team`` is its name ("Nikos & Eleni", as the match's), ``entry`` its first player,
+        ``entries`` and ``players`` both players."""
+        if table.partner0_id is None:
+            return [{"entry": e.pk, "team": e.name} if e else None for e in (table.entry0, table.entry1)]
+        return [
+            {
+                "entry": e.pk,
+                "team": partnership_name(e.name, p.name),
+                "entries": [e.pk, p.pk],
+                "players": [e.name, p.name],
+            }
+            for e, p in ((table.entry0, table.partner0), (table.entry1, table.partner1))
+        ]
 
     def get_match(self, table: Table) -> dict[str, Any] | None:
         m = table.match
@@ -151,13 +271,79 @@ class TableSerializer(serializers.ModelSerializer):
 
 class RoundSerializer(serializers.ModelSerializer):
     tables = serializers.SerializerMethodField()
+    clock = serializers.SerializerMethodField(
+        help_text="A timed round's clock: round, ends_at, left (seconds), state (ready, running, paused, "
+        "over); null when untimed"
+    )
 
     class Meta:
         model = Round
-        fields = ["number", "kind", "status", "cut", "created_at", "started_at", "tables"]
+        fields = ["number", "kind", "status", "cut", "created_at", "started_at", "clock", "tables"]
+
+    def get_clock(self, rnd: Round) -> dict[str, Any] | None:
+        return clock.state(rnd)
 
     def get_tables(self, rnd: Round) -> list[dict[str, Any]]:
         return TableSerializer(selectors.round_tables(rnd=rnd), many=True).data
+
+
+class ClockSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(
+        choices=list(services.clock.ACTIONS),
+        help_text="start (the round's clock), pause, resume, extend (by minutes: negative takes time away)",
+    )
+    minutes = serializers.IntegerField(min_value=-120, max_value=120, default=0)
+    table = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, help_text="One table (pause, resume, extend); else all"
+    )
+
+
+class AdjustmentSerializer(serializers.ModelSerializer):
+    entry = serializers.IntegerField(source="entry_id", allow_null=True, required=False)
+    round = serializers.IntegerField(source="table.round.number", read_only=True, default=None)
+    table = serializers.IntegerField(source="table.number", read_only=True, default=None)
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+
+    class Meta:
+        model = Adjustment
+        fields = [
+            "id",
+            "kind",
+            "entry",
+            "round",
+            "table",
+            "points",
+            "match_points",
+            "winner",
+            "scores",
+            "reason",
+            "created_by",
+            "created_at",
+        ]
+
+
+class AdjustmentWriteSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Adjustment.Kind.values)
+    reason = serializers.CharField(max_length=300)
+    entry = serializers.IntegerField(required=False, help_text="A penalty: the team's entry id")
+    points = serializers.IntegerField(default=0, help_text="A penalty: game points taken away (162 is usual)")
+    match_points = serializers.IntegerField(default=0, help_text="A penalty: match points taken away")
+    round = serializers.IntegerField(required=False, help_text="A forfeit or award: the round's number")
+    table = serializers.IntegerField(required=False, help_text="A forfeit or award: the table's number")
+    winner = serializers.IntegerField(
+        min_value=0,
+        max_value=1,
+        required=False,
+        allow_null=True,
+        help_text="The side given the match (0 or 1)",
+    )
+    scores = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="A forfeit or award: the game points of side 0 and side 1",
+    )
 
 
 class SwapSerializer(serializers.Serializer):
@@ -165,7 +351,8 @@ class SwapSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=0),
         min_length=2,
         max_length=2,
-        help_text="[table number, side 0 or 1]",
+        help_text="[table number, side 0 or 1]; in an individual round [table number, seat 0-3]: seats 0 "
+        "and 2 are partners against 1 and 3, a player sitting out is in seat 0",
     )
     second = serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2, max_length=2)
 
@@ -187,7 +374,9 @@ class TournamentFilter(django_filters.FilterSet):
     def by_player(self, queryset, name, value):
         key = "pk" if re.fullmatch(r"[0-9]{1,18}", value) else "name__iexact"
         return queryset.filter(
-            Q(**{f"entries__team__player_a__{key}": value}) | Q(**{f"entries__team__player_b__{key}": value})
+            Q(**{f"entries__team__player_a__{key}": value})
+            | Q(**{f"entries__team__player_b__{key}": value})
+            | Q(**{f"entries__player__{key}": value})
         ).distinct()
 
 
@@ -209,7 +398,12 @@ class TournamentViewSet(viewsets.ModelViewSet):
     permission_classes = [OrganizerOrReadOnly]
     filterset_class = TournamentFilter
     lookup_field = "slug"
-    http_method_names = ["get", "post", "patch", "head", "options"]
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    @extend_schema(exclude=True)
+    def destroy(self, request, *args, **kwargs):
+        """A tournament is not deleted through the API (its results are a record)."""
+        return Response({"detail": 'Method "DELETE" not allowed.'}, status=status.HTTP_405_METHOD_NOT_ALLOWED)
 
     def get_queryset(self):
         return selectors.tournament_list(user=self.request.user).select_related("organizer").order_by("-id")
@@ -252,16 +446,42 @@ class TournamentViewSet(viewsets.ModelViewSet):
         if request.method == "GET":
             return Response(EntrySerializer(selectors.entries(tournament=tournament), many=True).data)
         tournament = self._managed()
-        data = EntryWriteSerializer(data=request.data)
+        individual = tournament.format == Tournament.Format.INDIVIDUAL
+        data = EntryWriteSerializer(data=request.data, context={"individual": individual})
         data.is_valid(raise_exception=True)
-        entry = services.entry_register(
-            tournament=tournament,
-            name=data.validated_data["name"],
-            players=data.validated_data["players"],
-            player_ids=data.validated_data.get("player_ids"),
-            user=request.user,
-        )
+        d = data.validated_data
+        if tournament.status == Tournament.Status.REGISTRATION:
+            entry = services.entry_register(
+                tournament=tournament,
+                name=d["name"],
+                players=d["players"],
+                player_ids=d.get("player_ids"),
+                user=request.user,
+            )
+        else:  # a late entry: it plays from the next round drawn
+            entry = services.entry_register_late(
+                tournament=tournament,
+                name=d["name"],
+                players=d["players"],
+                player_ids=d.get("player_ids"),
+                points_per_missed_round=d["points_per_missed_round"],
+                match_points_per_missed_round=d["match_points_per_missed_round"],
+                user=request.user,
+            )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=AvoidSerializer, responses={200: TournamentSerializer})
+    @action(detail=True, methods=["post"])
+    def avoid(self, request, slug=None):
+        """The pairs of entries to keep apart (same club, same family), replacing the earlier list: the
+        pairing treats them as if they had met, so they meet only when nothing else avoids a rematch."""
+        tournament = self._managed()
+        data = AvoidSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_avoid(
+            tournament=tournament, pairs=data.validated_data["pairs"], user=request.user
+        )
+        return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=EntryStatusSerializer, responses={200: EntrySerializer})
     @action(detail=True, methods=["post"], url_path=r"entries/(?P<entry_id>\d+)/status")
@@ -299,6 +519,68 @@ class TournamentViewSet(viewsets.ModelViewSet):
         rnd = get_object_or_404(self._managed().rounds, number=number)
         rnd = services.round_start(rnd=rnd, user=request.user)
         return Response(RoundSerializer(rnd).data)
+
+    @extend_schema(request=ClockSerializer, responses={200: RoundSerializer})
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/clock")
+    def round_clock(self, request, slug=None, number=None):
+        """A timed round's clock: start it, pause or resume it, add or take minutes (every table, or one
+        ``table``). When a table's time is up, the next deal recorded there ends its match on the totals."""
+        rnd = get_object_or_404(self._managed().rounds, number=number)
+        data = ClockSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rnd = services.round_clock(rnd=rnd, user=request.user, **data.validated_data)
+        return Response(RoundSerializer(rnd).data)
+
+    @extend_schema(methods=["GET"], responses={200: AdjustmentSerializer(many=True)})
+    @extend_schema(methods=["POST"], request=AdjustmentWriteSerializer, responses={201: AdjustmentSerializer})
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
+    def adjustments(self, request, slug=None):
+        """The director's decisions: penalties (points taken from a team), forfeits and matches awarded
+        (a table decided with the scores the organizer sets), each with its reason."""
+        tournament = self.get_object()
+        if request.method == "GET":
+            found = tournament.adjustments.select_related("table__round", "created_by")
+            return Response(AdjustmentSerializer(found, many=True).data)
+        tournament = self._managed()
+        data = AdjustmentWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        if d["kind"] == Adjustment.Kind.PENALTY:
+            if "entry" not in d:
+                raise serializers.ValidationError({"entry": ["A penalty names the team's entry."]})
+            entry = get_object_or_404(tournament.entries, pk=d["entry"])
+            adjustment = services.penalty_add(
+                tournament=tournament,
+                entry=entry,
+                points=d["points"],
+                match_points=d["match_points"],
+                reason=d["reason"],
+                user=request.user,
+            )
+        else:
+            missing = [name for name in ("round", "table", "scores") if name not in d]
+            if missing:
+                raise serializers.ValidationError({name: ["This field is required."] for name in missing})
+            table = get_object_or_404(
+                Table, round__tournament=tournament, round__number=d["round"], number=d["table"]
+            )
+            adjustment = services.table_decide(
+                table=table,
+                kind=d["kind"],
+                winner=d.get("winner"),
+                scores=d["scores"],
+                reason=d["reason"],
+                user=request.user,
+            )
+        return Response(AdjustmentSerializer(adjustment).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["delete"], url_path=r"adjustments/(?P<adjustment_id>\d+)")
+    def adjustment_delete(self, request, slug=None, adjustment_id=None):
+        """Take a decision back (the audit keeps it)."""
+        adjustment = get_object_or_404(self._managed().adjustments, pk=adjustment_id)
+        services.adjustment_delete(adjustment=adjustment, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=SwapSerializer, responses={200: RoundSerializer})
     @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/swap")
@@ -371,7 +653,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
                     r["position"],
                     r["rank"],
                     r["team"],
-                    *r["players"],
+                    *_two(r["players"]),
                     r["reached"],
                     r["stage_rank"],
                     r["withdrawn"],
@@ -409,7 +691,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
                 [
                     r["rank"],
                     r["team"],
-                    *r["players"],
+                    *_two(r["players"]),
                     r["played"],
                     r["won"],
                     r["drawn"],
@@ -504,8 +786,8 @@ def _deal_rows(tournament: Tournament) -> Iterator[list[Any]]:
                 table.round.number,
                 table.number,
                 table.match_id,
-                table.entry0.team.name,
-                table.entry1.team.name,
+                table.match.team0.name,  # the entries' teams, or an individual table's partnerships
+                table.match.team1.name,
                 row.number,
                 row.dealer,
                 row.result,
@@ -563,6 +845,11 @@ def _export_parts(tournament: Tournament) -> Iterator[str]:
         }
         yield ("" if n == 0 else ", ") + f'"{table.match_id}": ' + dump(match)
     yield "}}"
+
+
+def _two(players: list[str]) -> list[str]:
+    """The player_a and player_b columns: an individual event's entry fills the first."""
+    return [*players, "", ""][:2]
 
 
 def _csv(out: io.StringIO, filename: str) -> HttpResponse:

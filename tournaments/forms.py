@@ -33,9 +33,37 @@ class TournamentForm(forms.Form):
         initial="swiss",
         label=_("Format"),
     )
-    swiss_rounds = forms.IntegerField(min_value=1, max_value=30, initial=5, label=_("Swiss rounds"))
+    swiss_rounds = forms.IntegerField(
+        min_value=1, max_value=30, initial=5, label=_("Rounds"), help_text=_("Swiss, concours or individual")
+    )
+    time_limit = forms.IntegerField(
+        min_value=0,
+        max_value=600,
+        initial=0,
+        required=False,
+        label=_("Minutes a round"),
+        help_text=_("0: no time limit"),
+    )
+    seed = forms.IntegerField(
+        min_value=1,
+        max_value=999_999,
+        required=False,
+        label=_("Draw number"),
+        help_text=_("Blank: drawn at random; the same number draws the same first round"),
+    )
     knockout_size = forms.IntegerField(
         min_value=0, max_value=256, initial=0, label=_("Knockout: top N (0: none)")
+    )
+    pool_size = forms.IntegerField(
+        min_value=3,
+        max_value=8,
+        initial=4,
+        required=False,
+        label=_("Teams a pool"),
+        help_text=_("Pools: 3 to 8"),
+    )
+    consolation = forms.BooleanField(
+        required=False, label=_("A consolation bracket"), help_text=_("For the teams that miss the knockout")
     )
     third_place = forms.BooleanField(
         required=False, label=_("A match for third place"), help_text=_("A knockout of 4 or more")
@@ -51,7 +79,18 @@ class TournamentForm(forms.Form):
     points_draw = forms.IntegerField(min_value=0, max_value=10, initial=1, label=_("Points draw"))
     points_loss = forms.IntegerField(min_value=0, max_value=10, initial=0, label=_("Points loss"))
     points_bye = forms.IntegerField(min_value=0, max_value=10, initial=2, label=_("Points bye"))
-    tiebreak_1 = forms.ChoiceField(choices=_metric_choices, initial="match_points", label=_("Rank by"))
+    bye_game_points = forms.IntegerField(
+        min_value=0, max_value=100_000, initial=0, required=False, label=_("Game points for a bye")
+    )
+    tiebreak_1 = forms.ChoiceField(
+        choices=lambda: [("", _("The format's usual")), *_metric_choices()],
+        required=False,
+        label=_("Rank by"),
+        help_text=_(
+            "Usual: match points, head-to-head, difference, points; a concours or an individual event: "
+            "cumulative points, wins, difference"
+        ),
+    )
     tiebreak_2 = forms.ChoiceField(choices=[("", "—"), *_metric_choices()], required=False, label=_("then"))
     tiebreak_3 = forms.ChoiceField(choices=[("", "—"), *_metric_choices()], required=False, label=_("then"))
     tiebreak_4 = forms.ChoiceField(choices=[("", "—"), *_metric_choices()], required=False, label=_("then"))
@@ -69,9 +108,8 @@ class TournamentForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self.is_bound:
-            order = [*standings.DEFAULT_ORDER, "", "", "", ""]
             for i in range(4):
-                self.initial.setdefault(f"tiebreak_{i + 1}", order[i])
+                self.initial.setdefault(f"tiebreak_{i + 1}", "")
 
     def clean_cuts(self) -> list[int]:
         raw = self.cleaned_data["cuts"].replace(";", ",")
@@ -86,17 +124,25 @@ class TournamentForm(forms.Form):
         d = self.cleaned_data
         options = {"target": d["target"]} if d.get("target") else {}
         tiebreaks = [d[f"tiebreak_{i}"] for i in range(1, 5) if d.get(f"tiebreak_{i}")]
+        if not d.get("tiebreak_1"):
+            tiebreaks = []  # the format's usual order (services.setup.default_order)
+        if d["format"] == Tournament.Format.INDIVIDUAL and tuple(tiebreaks) == standings.DEFAULT_ORDER:
+            tiebreaks = []  # the form's order left as it came: an individual event's own (on points)
         keys = (
             "ruleset",
             "format",
             "swiss_rounds",
+            "time_limit",
             "knockout_size",
             "third_place",
+            "consolation",
+            "pool_size",
             "deals_per_match",
             "points_win",
             "points_draw",
             "points_loss",
             "points_bye",
+            "bye_game_points",
             "cuts",
             "playoff_deals",
             "public",
@@ -104,7 +150,14 @@ class TournamentForm(forms.Form):
             "starts_on",
             "confirmation",
         )
-        return {**{k: d[k] for k in keys}, "options": options, "tiebreaks": tiebreaks}
+        seed = {"seed": d["seed"]} if d.get("seed") else {}
+        d = {
+            **d,
+            "time_limit": d.get("time_limit") or 0,
+            "bye_game_points": d.get("bye_game_points") or 0,
+            "pool_size": d.get("pool_size") or 4,
+        }
+        return {**{k: d[k] for k in keys}, **seed, "options": options, "tiebreaks": tiebreaks}
 
 
 class EntryForm(forms.Form):
@@ -113,16 +166,36 @@ class EntryForm(forms.Form):
     player_b = forms.CharField(max_length=80, label=_("Partner"))
     contact = forms.CharField(max_length=200, required=False, label=_("Phone or e-mail (for the organizer)"))
 
+    def players(self) -> list[str]:
+        return [self.cleaned_data["player_a"], self.cleaned_data["player_b"]]
+
+
+class PlayerEntryForm(forms.Form):
+    """An individual event's entry: one player."""
+
+    name = forms.CharField(max_length=80, label=_("Player"))
+    contact = forms.CharField(max_length=200, required=False, label=_("Phone or e-mail (for the organizer)"))
+
+    def players(self) -> list[str]:
+        return [self.cleaned_data["name"]]
+
+
+def entry_form(tournament: Tournament) -> type[EntryForm] | type[PlayerEntryForm]:
+    """A team's form, or a player's in an individual event."""
+    return PlayerEntryForm if tournament.format == Tournament.Format.INDIVIDUAL else EntryForm
+
 
 class SwapForm(forms.Form):
     first = forms.CharField(help_text=_("table and side, e.g. 3A"), label=_("First"))
     second = forms.CharField(label=_("Second"))
 
     def _spot(self, value: str) -> tuple[int, int]:
+        """Table and side: 3A is table 3, side 0. An individual round also has seats C and D (2 and
+        3): A and C are partners against B and D."""
         value = value.strip().upper()
-        if len(value) < 2 or value[-1] not in "AB" or not value[:-1].isdigit():
+        if len(value) < 2 or value[-1] not in "ABCD" or not value[:-1].isdigit():
             raise forms.ValidationError(_("Write a table number and A or B, e.g. 3A."))
-        return int(value[:-1]), "AB".index(value[-1])
+        return int(value[:-1]), "ABCD".index(value[-1])
 
     def clean_first(self) -> tuple[int, int]:
         return self._spot(self.cleaned_data["first"])

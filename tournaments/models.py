@@ -30,6 +30,7 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", "Round robin"
         CONCOURS = "concours", "Concours"
         INDIVIDUAL = "individual", "Individual"
+        POOLS = "pools", "Pools"
 
     class InPlay(models.TextChoices):
         TOTALS = "totals", "Finished on their totals"
@@ -58,6 +59,12 @@ class Tournament(models.Model):
     knockout_size = models.PositiveSmallIntegerField(
         default=0, help_text="Top N to a knockout stage; 0: none"
     )
+    pool_size = models.PositiveSmallIntegerField(
+        default=4, help_text="Pools: teams a pool (3 to 8), each a round robin, before the knockout"
+    )
+    consolation = models.BooleanField(
+        default=False, help_text="The teams that miss the knockout play a knockout of their own"
+    )
     third_place = models.BooleanField(
         default=False, help_text="The losing semi-finalists play a match for third place"
     )
@@ -75,6 +82,11 @@ class Tournament(models.Model):
     playoff_deals = models.PositiveSmallIntegerField(default=2)
     cuts = models.JSONField(
         default=list, blank=True, help_text="Places where a tie is played off, e.g. [3, 8]"
+    )
+    avoid = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Pairs of entries kept apart while the pairing allows (same club, same family)",
     )
     confirmation = models.BooleanField(
         default=False, help_text="A finished match counts once the other team has confirmed it on the tablet"
@@ -132,6 +144,7 @@ class Entry(models.Model):
         blank=True,
         help_text="An individual event's entrant",
     )
+    pool = models.CharField(max_length=2, blank=True, help_text="Pools: the entry's pool (A, B …)")
     joined_round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="A late entry: the first round it plays"
     )
@@ -167,6 +180,7 @@ class Round(models.Model):
         SWISS = "swiss", "Swiss"
         ROUND_ROBIN = "round_robin", "Round robin"
         CONCOURS = "concours", "Round"
+        POOL = "pool", "Pool round"
         INDIVIDUAL = "individual", "Individual round"
         KNOCKOUT = "knockout", "Knockout"
         PLAYOFF = "playoff", "Tie-break play-off"
@@ -255,6 +269,13 @@ class Table(models.Model):
         return self.entry1_id is None
 
     @property
+    def time_is_up(self) -> bool:
+        """A timed round's time has run out at this table: the deal in play is its last."""
+        from .clock import time_is_up
+
+        return time_is_up(self)
+
+    @property
     def open_for_scoring(self) -> bool:
         """The table's link writes only while its round is being played and the tournament runs."""
         return (
@@ -287,6 +308,7 @@ class Adjustment(models.Model):
         PENALTY = "penalty", "Penalty"
         FORFEIT = "forfeit", "Forfeit"
         AWARD = "award", "Match awarded"
+        LATE = "late", "Late entry: missed rounds"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="adjustments")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -306,8 +328,12 @@ class Adjustment(models.Model):
         blank=True,
         help_text="A forfeit's or award's table",
     )
-    points = models.IntegerField(default=0, help_text="A penalty: game points taken away (positive)")
-    match_points = models.IntegerField(default=0, help_text="A penalty: match points taken away")
+    points = models.IntegerField(
+        default=0, help_text="A penalty: game points taken away; a late entry: game points given"
+    )
+    match_points = models.IntegerField(
+        default=0, help_text="A penalty: match points taken away; a late entry: match points given"
+    )
     winner = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="A forfeit or award: the side (0 or 1) given the match"
     )

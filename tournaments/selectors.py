@@ -11,7 +11,12 @@ from django.utils.translation import gettext as _
 from .models import Entry, Round, StandingsSnapshot, Table, Tournament
 from .services import standings_cache_key
 
-TABLE_RELATED = ("entry0__team", "entry1__team", "match")
+TABLE_RELATED = (
+    "entry0__team",
+    "entry1__team",
+    "match",
+    *(f"{side}__player" for side in ("entry0", "entry1", "partner0", "partner1")),  # individual events
+)
 
 
 def tournament_list(*, user: Any = None) -> QuerySet[Tournament]:
@@ -58,6 +63,26 @@ def podium(standings: dict[str, Any]) -> list[dict[str, Any]]:
     return [row for row in standings.get("ranking", []) if row["rank"] <= 3]
 
 
+def kept_apart(*, tournament: Tournament) -> list[tuple[Entry, Entry]]:
+    """The pairs the organizer keeps apart, as entries (one query)."""
+    ids = {e for pair in tournament.avoid for e in pair}
+    found = tournament.entries.select_related("team", "player").in_bulk(ids)
+    return [(found[a], found[b]) for a, b in tournament.avoid if a in found and b in found]
+
+
+def adjustments(*, tournament: Tournament):
+    """The director's decisions, oldest first, with what their lines show."""
+    return tournament.adjustments.select_related("entry__team", "entry__player", "table__round", "created_by")
+
+
+def decisions_by_table(*, rnd: Round) -> dict[int, Any]:
+    """The latest decision of each decided table of the round, by table number (one query)."""
+    found = {}
+    for adjustment in rnd.tournament.adjustments.filter(table__round=rnd).select_related("table"):
+        found[adjustment.table.number] = adjustment
+    return found
+
+
 def rounds(*, tournament: Tournament) -> QuerySet[Round]:
     return tournament.rounds.order_by("number")
 
@@ -78,15 +103,35 @@ def rounds_with_tables(*, tournament: Tournament) -> QuerySet[Round]:
 
 
 def entries(*, tournament: Tournament) -> QuerySet[Entry]:
-    return tournament.entries.select_related("team__player_a", "team__player_b").order_by("pk")
+    return tournament.entries.select_related("team__player_a", "team__player_b", "player").order_by("pk")
 
 
 def entry_tables(*, entry: Entry) -> QuerySet[Table]:
+    """The tables ``entry`` sat at, in round order (in an individual event, in any of the four seats)."""
     return (
-        Table.objects.filter(Q(entry0=entry) | Q(entry1=entry))
+        Table.objects.filter(Q(entry0=entry) | Q(entry1=entry) | Q(partner0=entry) | Q(partner1=entry))
         .select_related("round", *TABLE_RELATED)
         .order_by("round__number")
     )
+
+
+def entry_rounds(*, entry: Entry) -> list[dict[str, Any]]:
+    """``entry``'s rounds as its page lists them: the table, its partner (an individual event), its
+    opponents, the score from its side (its own first) and the match; a bye or sit-out has none."""
+    rows = []
+    for table in entry_tables(entry=entry):
+        side = 0 if entry.pk in (table.entry0_id, table.partner0_id) else 1
+        mine, theirs = (table.entry0, table.partner0), (table.entry1, table.partner1)
+        if side:
+            mine, theirs = theirs, mine
+        totals = (table.match.totals or [0, 0]) if table.match else None
+        rows.append({
+            "table": table,
+            "partner": mine[1] if mine[0] == entry else mine[0],
+            "opponents": [e for e in theirs if e is not None],
+            "score": (totals[side], totals[1 - side]) if totals else None,
+        })  # fmt: skip
+    return rows
 
 
 AUDIT_FIELDS_SKIPPED = {"updated_at", "version", "totals", "suffered", "computed_at"}
@@ -143,6 +188,6 @@ def unconfirmed(*, tournament: Tournament):
         Table.objects.filter(
             round__tournament=tournament, match__status="finished", match__confirmed_at__isnull=True
         )
-        .select_related("round", "entry0__team", "entry1__team", "match")
+        .select_related("round", *TABLE_RELATED, "match__team0", "match__team1")
         .order_by("round__number", "number")
     )

@@ -18,8 +18,8 @@ from django_ratelimit.decorators import ratelimit
 
 from config.ratelimits import failed_lookups_limited
 
-from . import selectors, services
-from .forms import EntryForm, SwapForm, TournamentForm
+from . import clock, selectors, services
+from .forms import SwapForm, TournamentForm, entry_form
 from .models import Entry, Round, Table, Tournament
 
 
@@ -106,7 +106,13 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _visible(request, slug)
     rnd = get_object_or_404(tournament.rounds, number=number)
-    context = {"tournament": tournament, "round": rnd, "tables": selectors.round_tables(rnd=rnd)}
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "tables": selectors.round_tables(rnd=rnd),
+        "clock": clock.state(rnd) if rnd.status == Round.Status.STARTED else None,
+        "decisions": selectors.decisions_by_table(rnd=rnd),
+    }
     return render(request, "tournaments/round.html", context)
 
 
@@ -122,7 +128,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
 def entry_detail(request: HttpRequest, slug: str, entry_pk: int) -> HttpResponse:
     tournament = _visible(request, slug)
     entry = get_object_or_404(selectors.entries(tournament=tournament), pk=entry_pk)
-    context = {"tournament": tournament, "entry": entry, "tables": selectors.entry_tables(entry=entry)}
+    context = {"tournament": tournament, "entry": entry, "rounds": selectors.entry_rounds(entry=entry)}
     return render(request, "tournaments/entry.html", context)
 
 
@@ -130,15 +136,12 @@ def entry_detail(request: HttpRequest, slug: str, entry_pk: int) -> HttpResponse
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _visible(request, slug)
-    form = EntryForm(request.POST or None)
+    form = entry_form(tournament)(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
             services.entry_signup(
-                tournament=tournament,
-                name=d["name"],
-                players=[d["player_a"], d["player_b"]],
-                contact=d["contact"],
+                tournament=tournament, name=d["name"], players=form.players(), contact=d["contact"]
             )
         except services.TournamentError as error:
             form.add_error(None, str(error))
@@ -186,13 +189,11 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 @organizer_only
 @require_http_methods(["GET", "HEAD", "POST"])
 def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = EntryForm(request.POST or None)
+    form = entry_form(tournament)(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            services.entry_register(
-                tournament=tournament, name=d["name"], players=[d["player_a"], d["player_b"]]
-            )
+            services.entry_register(tournament=tournament, name=d["name"], players=form.players())
         except services.TournamentError as error:
             form.add_error(None, str(error))
         else:
@@ -210,6 +211,9 @@ def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "swap_form": SwapForm(),
         "standings": selectors.standings_get(tournament=tournament),
         "unconfirmed": selectors.unconfirmed(tournament=tournament) if tournament.confirmation else [],
+        "current_clock": clock.state(current) if current else None,
+        "adjustments": selectors.adjustments(tournament=tournament),
+        "kept_apart": selectors.kept_apart(tournament=tournament),
     }
     return render(request, "tournaments/manage.html", context, status=422 if form.errors else 200)
 
@@ -227,7 +231,7 @@ def entry_status(request: HttpRequest, tournament: Tournament, entry_pk: int) ->
         request,
         tournament,
         lambda: services.entry_set_status(entry=entry, status=status, user=request.user),
-        gettext("%(team)s: %(status)s.") % {"team": entry.team.name, "status": label},
+        gettext("%(team)s: %(status)s.") % {"team": entry.name, "status": label},
     )
 
 
@@ -318,6 +322,131 @@ def table_qr(request: HttpRequest, tournament: Tournament, number: int, table: i
     response["Content-Security-Policy"] = "default-src 'none'"  # only a picture: nothing in it runs
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+@organizer_only
+@require_POST
+def round_clock(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    try:
+        minutes = int(request.POST.get("minutes") or 0)
+        table = int(request.POST["table"]) if request.POST.get("table") else None
+    except ValueError:
+        messages.error(request, gettext("Minutes and the table are whole numbers."))
+        return redirect("tournaments:manage", slug=tournament.slug)
+    action = request.POST.get("action", "")
+    return _done(
+        request,
+        tournament,
+        lambda: services.round_clock(rnd=rnd, action=action, minutes=minutes, table=table, user=request.user),
+        gettext("The clock is set."),
+    )
+
+
+@organizer_only
+@require_POST
+def adjustment_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A penalty to a team, or a table decided (a forfeit, a match awarded), with its reason."""
+    post = request.POST
+
+    def number(name: str, default: int | None = 0) -> int | None:
+        value = post.get(name, "")
+        if value == "":
+            return default
+        try:
+            return int(value)
+        except ValueError:
+            raise services.TournamentError(
+                gettext("%(field)s is a whole number.") % {"field": name}
+            ) from None
+
+    def decide():
+        if post.get("kind") == "penalty":
+            entry = tournament.entries.filter(pk=number("entry", None)).first()
+            if entry is None:
+                raise services.TournamentError(gettext("Choose the team."))
+            return services.penalty_add(
+                tournament=tournament,
+                entry=entry,
+                points=number("points"),
+                match_points=number("match_points"),
+                reason=post.get("reason", ""),
+                user=request.user,
+            )
+        table = Table.objects.filter(
+            round__tournament=tournament, round__number=number("round", None), number=number("table", None)
+        ).first()
+        if table is None:
+            raise services.TournamentError(gettext("No such table."))
+        winner = number("winner", None)
+        return services.table_decide(
+            table=table,
+            kind=post.get("kind", ""),
+            winner=winner,
+            scores=[number("score0"), number("score1")],
+            reason=post.get("reason", ""),
+            user=request.user,
+        )
+
+    return _done(request, tournament, decide, gettext("The decision is recorded."))
+
+
+@organizer_only
+@require_POST
+def entry_late(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    post = request.POST
+    name = post.get("name", "").strip()
+    if tournament.format == Tournament.Format.INDIVIDUAL:
+        players = [name]
+    else:
+        players = [post.get("player_a", "").strip(), post.get("player_b", "").strip()]
+
+    def enter():
+        try:
+            points, match_points = int(post.get("points") or 0), int(post.get("match_points") or 0)
+        except ValueError:
+            raise services.TournamentError(
+                gettext("The score for a missed round is a whole number.")
+            ) from None
+        return services.entry_register_late(
+            tournament=tournament,
+            name=name,
+            players=players,
+            points_per_missed_round=points,
+            match_points_per_missed_round=match_points,
+            user=request.user,
+        )
+
+    return _done(request, tournament, enter, gettext("%(name)s entered late.") % {"name": name})
+
+
+@organizer_only
+@require_POST
+def keep_apart(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    def save():
+        if request.POST.get("clear"):
+            pairs = []
+        else:
+            try:
+                pair = [int(request.POST.get("a", "")), int(request.POST.get("b", ""))]
+            except ValueError:
+                raise services.TournamentError(gettext("Choose two entries.")) from None
+            pairs = [*tournament.avoid, pair]
+        return services.tournament_avoid(tournament=tournament, pairs=pairs, user=request.user)
+
+    return _done(request, tournament, save, gettext("Saved: the next draws keep them apart."))
+
+
+@organizer_only
+@require_POST
+def adjustment_delete(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
+    adjustment = get_object_or_404(tournament.adjustments, pk=pk)
+    return _done(
+        request,
+        tournament,
+        lambda: services.adjustment_delete(adjustment=adjustment, user=request.user),
+        gettext("The decision is taken back."),
+    )
 
 
 @organizer_only

@@ -426,3 +426,26 @@ window.tsoxaI18n = {
     if (/^\s*every\s/.test(trigger) && document.visibilityState !== "visible") e.preventDefault();
   });
 })();
+
+// A timed round's clock on the sheet: counts down from the seconds the server gave (no request
+// per second); at zero it says that the deal in play is the last. The server decides that, too.
+(function () {
+  function tick() {
+    document.querySelectorAll(".round-clock[data-state=running]").forEach(function (el) {
+      if (!el.dataset.until) el.dataset.until = String(Date.now() + 1000 * Number(el.dataset.left || 0));
+      const left = Math.max(0, Math.ceil((Number(el.dataset.until) - Date.now()) / 1000));
+      const shown = el.querySelector(".clock-left");
+      if (left === 0) {
+        el.dataset.state = "over";
+        el.className = "round-clock clock-over";
+        const strong = document.createElement("strong");
+        strong.textContent = el.dataset.last;
+        el.replaceChildren(strong);
+      } else if (shown) {
+        const m = Math.floor(left / 60), s = left % 60;
+        shown.textContent = m + ":" + String(s).padStart(2, "0");
+      }
+    });
+  }
+  setInterval(tick, 1000);
+})();

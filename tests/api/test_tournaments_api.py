@@ -257,16 +257,19 @@ def test_standings_rows_have_every_tie_break_value(anon, public_tournament):
             "match_points": 2,
             "wins": 1,
             "game_points": 100,
+            "points_against": 62,
             "point_difference": 38,
             "head_to_head": 0,
             "buchholz": 0,
             "suffered": 0,
         },
+        "penalty": [0, 0],
     }
     assert by_team["Owls"]["values"] == {
         "match_points": 0,
         "wins": 0,
         "game_points": 62,
+        "points_against": 100,
         "point_difference": -38,
         "head_to_head": 0,
         "buchholz": 2,  # its opponent, Lions, has 2 match points
@@ -298,6 +301,7 @@ def test_standings_csv(anon, public_tournament):
         "match_points",
         "wins",
         "game_points",
+        "points_against",
         "point_difference",
         "head_to_head",
         "buchholz",
@@ -307,7 +311,7 @@ def test_standings_csv(anon, public_tournament):
     owls = next(r for r in rows if r[1] == "Owls")
     assert owls[:8] == ["3", "Owls", "Petros", "Rena", "1", "0", "0", "1"]
     assert owls[8].lower() in ("false", "0", "no", "")
-    assert owls[9:] == ["0", "0", "62", "-38", "0", "2", "0"]
+    assert owls[9:] == ["0", "0", "62", "100", "-38", "0", "2", "0"]
     assert anon.get(url(public_tournament, "standings.csv/")).status_code == 200
 
 
@@ -586,11 +590,13 @@ def test_a_bad_entry_is_400(api, open_tournament, body, field):
     assert open_tournament.entries.count() == 2
 
 
-def test_no_entries_after_the_start(api, public_tournament):
+def test_an_entry_after_the_start_is_a_late_entry(api, public_tournament):
     response = api("organizer").post(
         url(public_tournament, "entries/"), {"name": "Late", "players": ["L1", "L2"]}, format="json"
     )
-    assert response.status_code == 400 and "closed" in response.json()["detail"]
+    assert response.status_code == 201 and response.json()["joined_round"] == 3  # rounds 1 and 2 drawn
+    public_tournament.refresh_from_db()
+    assert response.json()["id"] in public_tournament.participants
 
 
 def test_entry_status(api, open_tournament):

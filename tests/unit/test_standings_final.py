@@ -115,3 +115,26 @@ def test_every_team_is_placed_once_in_positions_one_to_n():
     assert sorted(p.entry for p in placed) == list(range(1, 9))
     assert [p.position for p in placed] == list(range(1, 9))
     assert all(p.rank <= p.position for p in placed)
+
+
+def test_a_consolation_bracket_ranks_its_teams_after_the_knockouts():
+    knockout = [
+        K(3, 1, 4, 1),
+        K(3, 2, 3, 2),
+        K(3, 5, 8, 8, bracket="consolation"),
+        K(3, 6, 7, 6, bracket="consolation"),
+        K(4, 1, 2, 1),
+        K(4, 8, 6, 6, bracket="consolation"),
+    ]
+    assert order(final_ranking(STAGE8, knockout)) == [
+        (1, 1, "champion"),
+        (2, 2, "final"),
+        (3, 3, "semi_final"),
+        (4, 3, "semi_final"),
+        (6, 5, "consolation_champion"),
+        (8, 6, "consolation_final"),
+        (5, 7, "consolation_semi_final"),
+        (7, 7, "consolation_semi_final"),
+    ]
+    assert knockout_finished(knockout)
+    assert not knockout_finished(knockout[:-1])  # the consolation final is still to play

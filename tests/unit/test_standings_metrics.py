@@ -75,7 +75,7 @@ def values_of(rows):
 
 
 def test_the_registry_holds_every_metric_of_the_issue_by_its_key():
-    assert set(METRICS) == {*PLAIN, "head_to_head"}
+    assert set(METRICS) == {*PLAIN, "head_to_head", "points_against"}
     for key, metric in METRICS.items():
         assert metric.key == key
         assert metric.name and metric.abbr
@@ -91,9 +91,10 @@ def test_the_registry_holds_every_metric_of_the_issue_by_its_key():
         ("head_to_head", False),
         ("buchholz", False),
         ("suffered", True),
+        ("points_against", True),
     ],
 )
-def test_only_suffered_is_better_when_fewer(key, ascending):
+def test_only_suffered_and_points_against_are_better_when_fewer(key, ascending):
     assert METRICS[key].ascending is ascending
 
 

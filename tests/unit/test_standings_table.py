@@ -108,6 +108,7 @@ def test_a_row_gives_rank_values_and_record():
             "match_points": 4,
             "wins": 2,
             "game_points": 2720,
+            "points_against": 2100,
             "point_difference": 620,
             "head_to_head": 0,
             "buchholz": 10,
@@ -436,6 +437,7 @@ def oracle(teams: list[int], results: list[Result], scoring: Scoring) -> dict[in
             "match_points": points[team],
             "wins": sum(1 for r, side in mine if r.winner == side),
             "game_points": sum(r.points[side] for r, side in mine) + byes * scoring.bye_game_points,
+            "points_against": sum(r.points[1 - side] for r, side in mine),
             "point_difference": sum(r.points[side] - r.points[1 - side] for r, side in mine)
             + byes * scoring.bye_game_points,
             "buchholz": sum(points[r.b if side == 0 else r.a] for r, side in mine),

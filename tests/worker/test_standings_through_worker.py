@@ -84,3 +84,31 @@ def test_deals_recorded_while_the_worker_is_down_reach_the_standings_when_it_ret
         return all(points.get(w) == 2 for w in winners)
 
     wait_for(caught_up)
+
+
+def test_a_knockout_finishes_with_its_final_through_the_worker(worker, django_user_model):
+    """The tournament is finished, and its final ranking made, by the worker's recomputation."""
+    from tournaments.models import Tournament
+
+    capot = {"maker": 0, "card_points": [152, 0], "capot": 0}
+    organizer = django_user_model.objects.create_user(username="org", password="pw-org-12345")
+    tournament = services.tournament_create(organizer=organizer, name="Cup night", swiss_rounds=1,
+                                            deals_per_match=1, knockout_size=2)  # fmt: skip
+    for i in range(4):
+        services.entry_register(tournament=tournament, name=f"T{i}", players=[f"A{i}", f"B{i}"])
+    services.tournament_start(tournament=tournament)
+    rnd = services.round_start(rnd=services.round_generate(tournament=tournament))
+    for table in rnd.tables.select_related("match"):
+        scoring.deal_record(match=table.match, deal=WIN_0)
+    rnd.refresh_from_db()
+    wait_for(lambda: (rnd.refresh_from_db(), rnd.status == "finished")[1])
+    final = services.round_start(rnd=services.round_generate(tournament=tournament))
+    table = final.tables.select_related("match").get()
+    while table.match.status != "finished":
+        scoring.deal_record(match=table.match, deal=capot)
+        table.match.refresh_from_db()
+    finished = wait_for(lambda: Tournament.objects.filter(pk=tournament.pk, status="finished").first())
+    assert finished.finished_at is not None
+    ranking = StandingsSnapshot.objects.get(tournament=tournament).ranking
+    assert [row["entry"] for row in ranking[:2]] == [table.entry0_id, table.entry1_id]
+    assert ranking[0]["reached"] == "champion"

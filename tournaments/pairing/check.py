@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from .types import Pair, PairingError, distinct
 
@@ -58,3 +58,53 @@ def check_pairing(
             raise PairingError(
                 f"Entry {pair.a} already had a bye; entry {without_bye[0]} has not had one and should get it."
             )
+
+
+def check_individual(
+    players: Collection[int],
+    tables: Sequence[tuple[int, int, int, int]],
+    sitting_out: Collection[int],
+    *,
+    sat_out: Mapping[int, int] | None = None,
+) -> None:
+    """Raise ``PairingError`` unless ``tables`` and ``sitting_out`` are a valid individual round.
+
+    A table is four players ``(a, b, c, d)``: ``a`` and ``b`` partners against ``c`` and ``d``.
+    Valid means: every player at exactly one table or sitting out, nobody else; as few sitting out
+    as the number allows (``len(players) % 4``); and, given ``sat_out`` (how often each player sat
+    out before), nobody sits out again while a player seated this round has sat out fewer times.
+    """
+    expected = list(players)
+    distinct(expected, "player")
+    expected_set = set(expected)
+    seen: set[int] = set()
+
+    def place(entry: int, where: str) -> None:
+        if entry not in expected_set:
+            raise PairingError(f"Entry {entry} is {where} but does not play this round.")
+        if entry in seen:
+            raise PairingError(f"Entry {entry} is seated twice.")
+        seen.add(entry)
+
+    for number, table in enumerate(tables, start=1):
+        if len(table) != 4 or any(entry is None for entry in table):
+            raise PairingError(f"Table {number} does not seat four players.")
+        for entry in table:
+            place(entry, f"at table {number}")
+    for entry in sitting_out:
+        place(entry, "sitting out")
+    missing = [entry for entry in expected if entry not in seen]
+    if missing:
+        raise PairingError(f"Entry {missing[0]} has no seat in this round.")
+    if len(sitting_out) != len(expected) % 4:
+        raise PairingError(
+            f"{len(sitting_out)} players sit out; with {len(expected)} players, {len(expected) % 4} should."
+        )
+    if sat_out is not None and sitting_out:
+        seated = expected_set - set(sitting_out)
+        fewest = min((sat_out.get(entry, 0) for entry in seated), default=0)
+        for entry in sitting_out:
+            if sat_out.get(entry, 0) > fewest:
+                raise PairingError(
+                    f"Entry {entry} sits out again while a seated player has sat out fewer times."
+                )

@@ -1,21 +1,26 @@
 """Writes for tournaments, one module per concern (STYLE.md §12); the public names are here.
 
 - ``setup``: create, update, start.
-- ``entries``: register, sign up, approve, check in, withdraw.
+- ``entries``: register, sign up, approve, check in, withdraw; ``late``: a late entry.
 - ``rounds``: draw, swap, start the rounds; play-offs at the cuts.
 - ``results``: the results the standings count, and the standings computed from them.
 - ``refresh``: the stored standings and final ranking (the Celery task's work), rounds closed, the
   finish once the last round, play-off or final is decided.
 - ``finish``: the organizer's early finish.
+- ``clock``: a timed round's clock (start, pause, resume, extend).
+- ``director``: penalties, forfeits, matches awarded.
 - ``queue``: asking for a recomputation once per burst of results.
 
 Pure pairing and standings code lives in ``pairing/`` and ``standings/``; these modules feed them
 rows and save what they return.
 """
 
+from .clock import round_clock
 from .common import ACTIVE, STAGE_KINDS, TournamentError
+from .director import adjustment_delete, penalty_add, table_decide
 from .entries import entry_register, entry_set_status, entry_signup
 from .finish import tournament_finish
+from .late import entry_register_late
 from .queue import (
     standings_affected,
     standings_cache_key,
@@ -26,17 +31,21 @@ from .queue import (
 from .refresh import standings_refresh
 from .results import standings_compute
 from .rounds import playoffs_create, round_generate, round_start, round_swap
-from .setup import SETTINGS, tournament_create, tournament_start, tournament_update
+from .setup import SETTINGS, tournament_avoid, tournament_create, tournament_start, tournament_update
 
 __all__ = [
     "ACTIVE",
     "SETTINGS",
     "STAGE_KINDS",
     "TournamentError",
+    "adjustment_delete",
     "entry_register",
+    "entry_register_late",
     "entry_set_status",
     "entry_signup",
+    "penalty_add",
     "playoffs_create",
+    "round_clock",
     "round_generate",
     "round_start",
     "round_swap",
@@ -47,6 +56,8 @@ __all__ = [
     "standings_request",
     "standings_stale",
     "standings_started",
+    "table_decide",
+    "tournament_avoid",
     "tournament_create",
     "tournament_finish",
     "tournament_start",

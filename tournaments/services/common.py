@@ -8,7 +8,13 @@ from ..models import Entry, Round
 
 logger = logging.getLogger("tournaments.services")
 ACTIVE = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
-STAGE_KINDS = (Round.Kind.SWISS, Round.Kind.ROUND_ROBIN)
+STAGE_KINDS = (
+    Round.Kind.SWISS,
+    Round.Kind.ROUND_ROBIN,
+    Round.Kind.CONCOURS,
+    Round.Kind.INDIVIDUAL,
+    Round.Kind.POOL,
+)
 PLAYOFF_ORDER = ("match_points", "point_difference", "game_points")
 
 

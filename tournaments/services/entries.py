@@ -17,7 +17,7 @@ from scoring import selectors as scoring_selectors
 from scoring.messages import engine_sentence
 
 from ..models import Entry, Tournament
-from . import queue
+from . import individual, queue
 from .common import TournamentError
 
 
@@ -51,11 +51,23 @@ def entry_register(
     contact="",
     player_ids: Sequence[int | None] | None = None,
     user: Any = None,
+    late: bool = False,
 ) -> Entry:
-    """Enter a team. Names make new players; the organizer (``user``) may pick existing players,
-    ones they may see, by ``player_ids`` (two ids or nulls, beside the names)."""
-    if tournament.status != Tournament.Status.REGISTRATION:
+    """Enter a team (``late``: after the start, from ``late.entry_register_late``). Names make new
+    players; the organizer (``user``) may pick existing players, ones they may see, by
+    ``player_ids`` (two ids or nulls, beside the names). In an individual event the entry is one
+    player: ``players=[name]``, ``player_ids=[id or null]``."""
+    if tournament.status != Tournament.Status.REGISTRATION and not late:
         raise TournamentError(gettext("Registration is closed: the tournament has started."))
+    if individual.is_individual(tournament):  # one player: ``players=[name]``
+        return individual.player_register(
+            tournament=tournament,
+            players=players,
+            player_ids=player_ids,
+            status=status,
+            contact=contact,
+            user=user,
+        )
     team = _team(name, players, player_ids, user)
     if Entry.objects.filter(tournament=tournament, team=team).exists():
         raise TournamentError(gettext("%(team)s is already entered.") % {"team": team.name})
@@ -64,7 +76,7 @@ def entry_register(
     if clash is not None:
         raise TournamentError(
             gettext("A player of %(team)s already plays for %(other)s.")
-            % {"team": team.name, "other": clash.team.name}
+            % {"team": team.name, "other": clash.name}
         )
     return Entry.objects.create(tournament=tournament, team=team, status=status, contact=contact)
 
@@ -85,7 +97,7 @@ def entry_set_status(*, entry: Entry, status: str, user: Any = None) -> Entry:
     entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
     tournament = entry.tournament
     if entry.status == Entry.Status.WITHDRAWN:
-        raise TournamentError(gettext("%(team)s has withdrawn.") % {"team": entry.team.name})
+        raise TournamentError(gettext("%(team)s has withdrawn.") % {"team": entry.name})
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(gettext("The tournament is finished: only a result can still be corrected."))
     if status == Entry.Status.WITHDRAWN:

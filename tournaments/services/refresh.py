@@ -7,25 +7,33 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scoring.models import Match
 
 from .. import live, standings
-from ..models import Entry, Round, StandingsSnapshot, Table, Tournament
+from ..models import Adjustment, Entry, Round, StandingsSnapshot, Table, Tournament
 from . import queue
 from .common import STAGE_KINDS
-from .results import knockout_tables, standings_compute
-from .stage import pending_playoffs, stage_rounds, ties_at_cuts
+from .results import DECISIONS, across_pools, knockout_tables, standings_compute
+from .stage import pending_playoffs, pools, stage_rounds, ties_at_cuts
 
 
 def _entries(tournament: Tournament) -> dict[int, tuple[str, list[str], bool]]:
-    """Each entry's team name, players and whether it withdrew (one query of those columns)."""
+    """Each entry's team name, players and whether it withdrew (one query of those columns); an
+    individual event's entry is its player: the name, and the players ``[name]``."""
     return {
-        pk: (team, [player_a, player_b], status == Entry.Status.WITHDRAWN)
+        pk: (team, [player_a, player_b] if player_a is not None else [team], status == Entry.Status.WITHDRAWN)
         for pk, team, player_a, player_b, status in Entry.objects.filter(tournament=tournament)
         .order_by()
-        .values_list("pk", "team__name", "team__player_a__name", "team__player_b__name", "status")
+        .values_list(
+            "pk",
+            Coalesce("team__name", "player__name"),
+            "team__player_a__name",
+            "team__player_b__name",
+            "status",
+        )
     }
 
 
@@ -49,7 +57,9 @@ def _ranking_rows(
 
 
 def _snapshot_rows(
-    rows: list[standings.Row], entries: dict[int, tuple[str, list[str], bool]]
+    rows: list[standings.Row],
+    entries: dict[int, tuple[str, list[str], bool]],
+    taken: dict[int, list[int]] | None = None,
 ) -> list[dict[str, Any]]:
     """The rows as stored and served: the standings beside each team's name, players and status."""
     return [
@@ -64,6 +74,8 @@ def _snapshot_rows(
             "drawn": row.drawn,
             "lost": row.lost,
             "values": dict(row.values),
+            # The director's penalties, already out of the values: [game points, match points].
+            "penalty": (taken or {}).get(row.entry, [0, 0]),
         }
         for row in rows
     ]
@@ -75,7 +87,9 @@ def _close_finished_rounds(tournament: Tournament) -> None:
     open_match = Q(match__isnull=True) | ~Q(match__status=Match.Status.FINISHED)
     if tournament.confirmation:
         open_match |= Q(match__confirmed_at__isnull=True)
-    open_tables = Table.objects.filter(open_match, round=OuterRef("pk"), entry1__isnull=False)
+    open_tables = Table.objects.filter(open_match, round=OuterRef("pk"), entry1__isnull=False).exclude(
+        Exists(Adjustment.objects.filter(table=OuterRef("pk"), kind__in=DECISIONS))
+    )
     for rnd in tournament.rounds.filter(status=Round.Status.STARTED).exclude(Exists(open_tables)):
         rnd.status = Round.Status.FINISHED
         rnd.save(update_fields=["status"])
@@ -112,9 +126,23 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
     stored = StandingsSnapshot.objects.select_for_update().defer("rows", "playoffs", "ranking")
     snapshot, _ = stored.get_or_create(tournament=tournament)
     entries = _entries(tournament)
-    snapshot.rows = _snapshot_rows(rows, entries)
+    taken: dict[int, list[int]] = {}
+    penalised = Adjustment.objects.filter(
+        tournament=tournament, kind=Adjustment.Kind.PENALTY, entry__isnull=False
+    )
+    for entry, game_points, match_points in penalised.values_list("entry_id", "points", "match_points"):
+        points = taken.setdefault(entry, [0, 0])
+        points[0] += game_points
+        points[1] += match_points
+    snapshot.rows = _snapshot_rows(rows, entries, taken)
+    if tournament.format == Tournament.Format.POOLS:  # each row says its pool
+        letter = {entry: pool for pool, members in pools(tournament).items() for entry in members}
+        for row in snapshot.rows:
+            row["pool"] = letter.get(row["entry"], "")
     knockout = knockout_tables(tournament) if tournament.knockout_size else []
-    ranking = standings.final_ranking([(row.entry, row.rank) for row in rows], knockout)
+    ranking = standings.final_ranking(
+        [(row.entry, row.rank) for row in across_pools(tournament, rows)], knockout
+    )
     snapshot.ranking = _ranking_rows(ranking, entries)
     snapshot.playoffs = [
         {**tie, "pending": True, "teams": [r["team"] for r in snapshot.rows if r["entry"] in tie["entries"]]}

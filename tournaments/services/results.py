@@ -6,13 +6,14 @@ import dataclasses
 from collections.abc import Sequence
 
 from django.db import NotSupportedError
-from django.db.models import Case, F, Func, IntegerField, Q, When
+from django.db.models import Case, Exists, F, Func, IntegerField, OuterRef, Q, Subquery, When
 
 from scoring.models import Match
 
 from .. import standings
-from ..models import Round, Table, Tournament
+from ..models import Adjustment, Round, Table, Tournament
 from .common import PLAYOFF_ORDER, STAGE_KINDS
+from .stage import pools
 
 
 def _scoring(tournament: Tournament) -> standings.Scoring:
@@ -21,6 +22,7 @@ def _scoring(tournament: Tournament) -> standings.Scoring:
         draw=tournament.points_draw,
         loss=tournament.points_loss,
         bye=tournament.points_bye,
+        bye_game_points=tournament.bye_game_points,
     )
 
 
@@ -65,16 +67,21 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
     counted match of the stage (Swiss or round robin rounds), and each finished play-off's tables
     in the order the play-offs were played (None for a table whose match does not count yet).
 
-    A match counts once finished, and, in a tournament with confirmation, once confirmed."""
+    A match counts once finished, and, in a tournament with confirmation, once confirmed. An
+    individual round's table is two results with the same score: ``entry0`` v ``entry1`` and
+    ``partner0`` v ``partner1``, so that each player has their partnership's result once; a player
+    sitting out has a bye."""
     counted = Q(match__status=Match.Status.FINISHED)
     if tournament.confirmation:
         counted &= Q(match__confirmed_at__isnull=False)
+    decided = Adjustment.objects.filter(table=OuterRef("pk"), kind__in=DECISIONS)
     rows = (
         Table.objects.filter(round__tournament=tournament)
         .filter(
             Q(round__kind__in=STAGE_KINDS)
             | Q(round__kind=Round.Kind.PLAYOFF, round__status=Round.Status.FINISHED)
         )
+        .exclude(Exists(decided))  # the director's decision stands for these (below)
         .annotate(
             counts=_Counts(When(counted, then=1), default=0),
             points0=_Side("totals", 0),
@@ -88,6 +95,8 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
             "round__number",
             "entry0_id",
             "entry1_id",
+            "partner0_id",
+            "partner1_id",
             "counts",
             "match__winner",
             "points0",
@@ -99,7 +108,7 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
     Result = standings.Result
     stage: list[standings.Result] = []
     playoffs: dict[int, list[standings.Result | None]] = {}
-    for kind, number, a, b, counts, winner, p0, p1, s0, s1 in rows:
+    for kind, number, a, b, partner_a, partner_b, counts, winner, p0, p1, s0, s1 in rows:
         if b is None:
             result = Result(a, None, (0, 0), 0)
         elif counts:  # positional: a few milliseconds less at 1,000 teams
@@ -110,16 +119,85 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
             playoffs.setdefault(number, []).append(result)
         elif result is not None:
             stage.append(result)
+            if partner_a is not None and b is not None:  # an individual table: the partners' result too
+                stage.append(Result(partner_a, partner_b, result.points, result.winner, result.suffered))
+    for kind, number, result in _decisions(tournament):
+        if kind == Round.Kind.PLAYOFF:
+            playoffs.setdefault(number, []).append(result)
+        elif kind in STAGE_KINDS:
+            stage.append(result)
     return stage, [playoffs[number] for number in sorted(playoffs)]
 
 
-def standings_compute(tournament: Tournament) -> list[standings.Row]:
-    """The stage's standings (Swiss or round robin rounds), play-off results applied at the cuts."""
-    stage, playoffs = _results(tournament)
-    rows = standings.compute_standings(
-        tournament.participants, stage, tournament.tiebreaks, _scoring(tournament)
+DECISIONS = (Adjustment.Kind.FORFEIT, Adjustment.Kind.AWARD)
+
+
+def _decisions(tournament: Tournament) -> list[tuple[str, int, standings.Result]]:
+    """The tables the director decided (a forfeit or a match awarded): the latest decision of each,
+    as a result with the scores the organizer set, whatever was played there. One query."""
+    latest: dict[int, tuple[str, int, standings.Result]] = {}
+    rows = (
+        Adjustment.objects.filter(tournament=tournament, kind__in=DECISIONS, table__isnull=False)
+        .order_by("created_at", "pk")
+        .values_list(
+            "table_id",
+            "table__round__kind",
+            "table__round__number",
+            "table__entry0_id",
+            "table__entry1_id",
+            "table__partner0_id",
+            "table__partner1_id",
+            "winner",
+            "scores",
+        )
     )
+    partners: dict[int, tuple[str, int, standings.Result]] = {}
+    for table, kind, number, a, b, partner_a, partner_b, winner, scores in rows:
+        if b is None:
+            continue
+        points = tuple(scores) if len(scores or ()) == 2 else (0, 0)
+        latest[table] = (kind, number, standings.Result(a, b, points, winner))
+        if partner_a is not None:  # an individual table: the partners are decided alike
+            partners[table] = (kind, number, standings.Result(partner_a, partner_b, points, winner))
+    return [*latest.values(), *partners.values()]
+
+
+def penalties(tournament: Tournament) -> list[standings.Penalty]:
+    """The director's penalties (points taken) and the late entries' missed rounds (points given,
+    so a negative penalty), one per decision (one query)."""
+    kinds = (Adjustment.Kind.PENALTY, Adjustment.Kind.LATE)
+    rows = Adjustment.objects.filter(tournament=tournament, kind__in=kinds, entry__isnull=False)
+    sign = {Adjustment.Kind.PENALTY: 1, Adjustment.Kind.LATE: -1}
+    return [
+        standings.Penalty(entry, sign[kind] * match_points, sign[kind] * points)
+        for kind, entry, match_points, points in rows.values_list(
+            "kind", "entry_id", "match_points", "points"
+        )
+    ]
+
+
+def standings_compute(tournament: Tournament) -> list[standings.Row]:
+    """The stage's standings (Swiss or round robin rounds), play-off results applied at the cuts.
+    With pools, each pool's standings in turn (A's, then B's …), ranked within the pool."""
+    stage, playoffs = _results(tournament)
+    scoring, taken = _scoring(tournament), penalties(tournament)
+    if tournament.format == Tournament.Format.POOLS:
+        return [
+            row
+            for members in pools(tournament).values()
+            for row in standings.compute_standings(members, stage, tournament.tiebreaks, scoring, taken)
+        ]
+    rows = standings.compute_standings(tournament.participants, stage, tournament.tiebreaks, scoring, taken)
     return _apply_playoffs(rows, playoffs)
+
+
+def across_pools(tournament: Tournament, rows: list[standings.Row]) -> list[standings.Row]:
+    """The stage's order for a ranking: with pools, the pools' first, then their seconds … (each
+    place in the pools' order); else the standings as they are."""
+    if tournament.format != Tournament.Format.POOLS:
+        return rows
+    letter = {entry: pool for pool, members in pools(tournament).items() for entry in members}
+    return sorted(rows, key=lambda row: (row.rank, letter.get(row.entry, "")))
 
 
 def _apply_playoffs(
@@ -146,20 +224,30 @@ def _apply_playoffs(
 
 def knockout_tables(tournament: Tournament) -> list[standings.KnockoutTable]:
     """Every table of the knockout rounds, in one query: its teams, bracket and winner (a bye wins;
-    a match wins once it counts, as in the standings: finished, and confirmed where asked)."""
+    a match wins once it counts, as in the standings: finished, and confirmed where asked; a table
+    the director decided, by the decision)."""
     counted = Q(match__status=Match.Status.FINISHED)
     if tournament.confirmation:
         counted &= Q(match__confirmed_at__isnull=False)
+    decided = Adjustment.objects.filter(table=OuterRef("pk"), kind__in=DECISIONS).order_by(
+        "-created_at", "-pk"
+    )
     rows = (
         Table.objects.filter(round__tournament=tournament, round__kind=Round.Kind.KNOCKOUT)
-        .annotate(counts=_Counts(When(counted, then=1), default=0))
+        .annotate(
+            counts=_Counts(When(counted, then=1), default=0), decision=Subquery(decided.values("winner")[:1])
+        )
         .order_by("round__number", "number")
-        .values_list("round__number", "entry0_id", "entry1_id", "bracket", "counts", "match__winner")
+        .values_list(
+            "round__number", "entry0_id", "entry1_id", "bracket", "counts", "match__winner", "decision"
+        )
     )
     tables = []
-    for number, a, b, bracket, counts, side in rows:
+    for number, a, b, bracket, counts, side, decision in rows:
         if b is None:
             winner = a
+        elif decision is not None:
+            winner = (a, b)[decision]
         elif counts and side is not None:
             winner = (a, b)[side]
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,10 +15,10 @@ from scoring import services as scoring_services
 
 from .. import live, pairing
 from ..models import Entry, Round, Table, Tournament
-from . import queue
+from . import individual, queue
 from .common import STAGE_KINDS, TournamentError
-from .results import knockout_tables, standings_compute
-from .stage import pending_playoffs, stage_complete, stage_rounds, ties_at_cuts
+from .results import across_pools, knockout_tables, standings_compute
+from .stage import pending_playoffs, pools, stage_complete, stage_rounds, ties_at_cuts
 
 
 def _playing(tournament: Tournament) -> list[int]:
@@ -30,13 +31,23 @@ def _played_pairs(tournament: Tournament) -> set[frozenset[int]]:
     return {frozenset(p) for p in pairs.values_list("entry0_id", "entry1_id")}
 
 
+def _kept_apart(tournament: Tournament) -> set[frozenset[int]]:
+    """The pairs the organizer keeps apart (same club, same family): the pairing treats them as if
+    they had met, so they meet only when no pairing without a rematch exists (never forced apart)."""
+    return {frozenset(pair) for pair in tournament.avoid if len(set(pair)) == 2}
+
+
 def _byes(tournament: Tournament) -> set[int]:
     byes = Table.objects.filter(round__tournament=tournament, entry1__isnull=True)
     return set(byes.values_list("entry0_id", flat=True))
 
 
-def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], pairing.Pair | None]:
-    """The next round's kind, its pairs, and (before a final) the match for third place."""
+Extra = list[tuple[str, pairing.Pair]]  # tables of other brackets: (bracket, pair)
+
+
+def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], Extra]:
+    """The next round's kind, its pairs (the main bracket's, in a knockout), and the tables of the
+    other brackets: the match for third place beside a final, the consolation bracket's."""
     stage = tournament.rounds.filter(kind__in=STAGE_KINDS)
     done = stage.count()
     if done < stage_rounds(tournament):
@@ -49,7 +60,11 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], pairin
                     pairs.append(pair)
                 elif a_in or b_in:  # the opponent withdrew: a bye
                     pairs.append(pairing.Pair(pair.a if a_in else pair.b, None))
-            return Round.Kind.ROUND_ROBIN, pairs, None
+            return Round.Kind.ROUND_ROBIN, pairs, []
+        if tournament.format == Tournament.Format.POOLS:
+            return Round.Kind.POOL, _pool_pairs(tournament, playing, done), []
+        if tournament.format == Tournament.Format.CONCOURS:
+            return Round.Kind.CONCOURS, _concours_pairs(tournament, playing, done), []
         rows = {row.entry: row for row in standings_compute(tournament)}
         byes = _byes(tournament)
         entries = [
@@ -58,29 +73,77 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], pairin
             )
             for e in playing
         ]
-        return Round.Kind.SWISS, pairing.swiss_pairs(entries, _played_pairs(tournament)), None
+        return (
+            Round.Kind.SWISS,
+            pairing.swiss_pairs(entries, _played_pairs(tournament) | _kept_apart(tournament)),
+            [],
+        )
     if pending_playoffs(tournament):
         raise TournamentError(gettext("A tie-break play-off is still being played."))
     if not tournament.knockout_size:
         raise TournamentError(gettext("Every round has been played."))
     tables = knockout_tables(tournament)
     if not tables:
-        rows = standings_compute(tournament)
-        playing = set(_playing(tournament))
-        seeds = [row.entry for row in rows if row.entry in playing][: tournament.knockout_size]
-        return Round.Kind.KNOCKOUT, pairing.knockout_bracket(seeds), None
-    last = [t for t in tables if t.round == max(t.round for t in tables) and t.bracket == Table.Bracket.MAIN]
-    winners = [t.a if t.b is None else t.winner for t in last]
-    if len(winners) < 2:
+        return _knockout_first(tournament)
+    last_round = max(t.round for t in tables)
+    main = [t for t in tables if t.round == last_round and t.bracket == Table.Bracket.MAIN]
+    consolation = [t for t in tables if t.round == last_round and t.bracket == Table.Bracket.CONSOLATION]
+    winners, others = _winners(main), _winners(consolation)
+    if len(winners) < 2 and len(others) < 2:
         raise TournamentError(gettext("The knockout is over."))
-    if None in winners:
+    if None in winners or None in others:
         raise TournamentError(gettext("Every match of the last knockout round needs a winner."))
-    third = None
+    extra: Extra = []
     if len(winners) == 2 and tournament.third_place:
-        losers = [t.b if t.winner == t.a else t.a for t in last if t.b is not None]
+        losers = [t.b if t.winner == t.a else t.a for t in main if t.b is not None]
         if len(losers) == 2:  # a semi-final that was a bye leaves its third place to the one loser
-            third = pairing.Pair(*losers)
-    return Round.Kind.KNOCKOUT, pairing.knockout_next(winners), third
+            extra.append((Table.Bracket.THIRD_PLACE, pairing.Pair(*losers)))
+    if len(others) >= 2:
+        extra += [(Table.Bracket.CONSOLATION, pair) for pair in pairing.knockout_next(others)]
+    return Round.Kind.KNOCKOUT, pairing.knockout_next(winners) if len(winners) >= 2 else [], extra
+
+
+def _winners(tables: list) -> list[int | None]:
+    return [t.a if t.b is None else t.winner for t in tables]
+
+
+def _knockout_first(tournament: Tournament) -> tuple[str, list[pairing.Pair], Extra]:
+    """The knockout's first round: the best of the stage (of each pool, crossed), seeded; with a
+    consolation bracket, the others in a bracket of their own, seeded by the stage."""
+    rows = standings_compute(tournament)
+    playing = set(_playing(tournament))
+    order = [row.entry for row in rows if row.entry in playing]
+    if tournament.format == Tournament.Format.POOLS:
+        drawn = pools(tournament)
+        per_pool = tournament.knockout_size // max(1, len(drawn))
+        placed = {letter: [e for e in order if e in set(members)] for letter, members in drawn.items()}
+        pairs = pairing.pool_bracket(placed, per_pool)
+    else:
+        pairs = pairing.knockout_bracket(order[: tournament.knockout_size])
+    qualified = {e for pair in pairs for e in pair.entries}
+    extra: Extra = []
+    ranked = [row.entry for row in across_pools(tournament, rows) if row.entry in playing]
+    rest = [e for e in ranked if e not in qualified]
+    if tournament.consolation and len(rest) >= 2:
+        extra = [(Table.Bracket.CONSOLATION, pair) for pair in pairing.knockout_bracket(rest)]
+    return Round.Kind.KNOCKOUT, pairs, extra
+
+
+def _pool_pairs(tournament: Tournament, playing: list[int], done: int) -> list[pairing.Pair]:
+    """Round ``done + 1`` of every pool's round robin (a pool with fewer rounds sits this one out);
+    a team whose opponent withdrew has a bye."""
+    pairs = []
+    for members in pools(tournament).values():
+        schedule = pairing.round_robin(members)
+        if done >= len(schedule):
+            continue
+        for pair in schedule[done]:
+            a_in, b_in = pair.a in playing, pair.b is not None and pair.b in playing
+            if a_in and b_in:
+                pairs.append(pair)
+            elif a_in or b_in:
+                pairs.append(pairing.Pair(pair.a if a_in else pair.b, None))
+    return pairs
 
 
 @transaction.atomic
@@ -90,13 +153,16 @@ def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
     _check_running(tournament, gettext("Rounds are drawn while the tournament is running."))
     if tournament.rounds.exclude(status=Round.Status.FINISHED).exclude(kind=Round.Kind.PLAYOFF).exists():
         raise TournamentError(gettext("The current round is not finished yet."))
+    if individual.is_individual(tournament):  # players alone: the movement seats them, four a table
+        return individual.round_draw(tournament=tournament, playing=_playing(tournament), user=user)
     try:
-        kind, pairs, third = _next_pairs(tournament)
-        playing = [e for pair in [*pairs, third] if pair for e in pair.entries]
-        if kind == Round.Kind.SWISS:  # one bye at most, to a team that has had none while one is left
+        kind, pairs, extra = _next_pairs(tournament)
+        everyone = [*pairs, *(pair for _, pair in extra)]
+        playing = [e for pair in everyone for e in pair.entries]
+        if kind in (Round.Kind.SWISS, Round.Kind.CONCOURS):  # one bye at most, to a team without one
             pairing.check_pairing(playing, pairs, _played_pairs(tournament), byes=_byes(tournament))
         else:  # a bracket or a round robin with withdrawals may give several byes
-            pairing.check_pairing(playing, [*pairs, third] if third else pairs, max_byes=None)
+            pairing.check_pairing(playing, everyone, max_byes=None)
     except pairing.PairingError as error:
         raise TournamentError(
             gettext("The pairing was not valid, nothing was saved: %(error)s") % {"error": error}
@@ -105,9 +171,29 @@ def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
     rnd = Round(tournament=tournament, number=number, kind=kind)
     rnd._history_user = user
     rnd.save()
-    _save_tables(rnd, pairs, byes_last=kind != Round.Kind.KNOCKOUT, user=user, third_place=third)
+    _save_tables(rnd, pairs, byes_last=kind != Round.Kind.KNOCKOUT, user=user, extra=extra)
     live.publish(tournament.pk, "round")
     return rnd
+
+
+def _concours_pairs(tournament: Tournament, playing: list[int], done: int) -> list[pairing.Pair]:
+    """A concours round: the first drawn at random (from the tournament's seed, so the draw can be
+    shown and made again), then "the first against the first": neighbours in the ranking (1 v 2,
+    3 v 4 …), no rematch while one can be avoided, the bye to the lowest-ranked team that has not
+    had one. The Swiss matching with every team in one score group does exactly this."""
+    if done == 0:
+        order = sorted(playing)
+        random.Random(tournament.seed).shuffle(order)
+        place = {entry: i for i, entry in enumerate(order)}
+    else:
+        place = {row.entry: i for i, row in enumerate(standings_compute(tournament))}
+    byes = _byes(tournament)
+    entries = [
+        pairing.SwissEntry(entry=e, score=0, rank=place[e] + 1, had_bye=e in byes)
+        for e in sorted(playing, key=place.__getitem__)
+    ]
+    pairs = pairing.swiss_pairs(entries, _played_pairs(tournament) | _kept_apart(tournament))
+    return sorted(pairs, key=lambda p: (p.b is None, min(place[e] for e in p.entries)))
 
 
 def _check_running(tournament: Tournament, message: str) -> None:
@@ -123,7 +209,7 @@ def _save_tables(
     *,
     byes_last: bool = True,
     user: Any = None,
-    third_place: pairing.Pair | None = None,
+    extra: Extra = (),
 ) -> None:
     """Number the tables in the pairing's order; byes last, except in a bracket (its order is the draw);
     the match for third place after the final. Saved in one go, each with its history row (who drew
@@ -134,15 +220,9 @@ def _save_tables(
         Table(round=rnd, number=number, entry0_id=pair.a, entry1_id=pair.b)
         for number, pair in enumerate(pairs, start=1)
     ]
-    if third_place is not None:
+    for bracket, pair in extra:  # the match for third place, the consolation bracket: after the main one
         tables.append(
-            Table(
-                round=rnd,
-                number=len(tables) + 1,
-                entry0_id=third_place.a,
-                entry1_id=third_place.b,
-                bracket=Table.Bracket.THIRD_PLACE,
-            )
+            Table(round=rnd, number=len(tables) + 1, entry0_id=pair.a, entry1_id=pair.b, bracket=bracket)
         )
     bulk_create_with_history(tables, Table, default_user=user)
 
@@ -154,6 +234,8 @@ def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], u
     _check_running(rnd.tournament, gettext("Rounds are changed while the tournament is running."))
     if rnd.status != Round.Status.DRAFT:
         raise TournamentError(gettext("The round has started: its pairings are fixed."))
+    if rnd.kind == Round.Kind.INDIVIDUAL:  # four seats a table
+        return individual.round_swap(rnd=rnd, first=first, second=second, user=user)
     tables = {t.number: t for t in rnd.tables.select_for_update()}
     try:
         (ta, sa), (tb, sb) = first, second
@@ -196,11 +278,13 @@ def round_start(*, rnd: Round, user: Any = None) -> Round:
         options["deals"] = tournament.playoff_deals
     for table in rnd.tables.select_related(
         "entry0__team__player_a", "entry0__team__player_b", "entry1__team__player_a", "entry1__team__player_b"
-    ):
+    ).select_related(*individual.MATCH_RELATED):
         if table.is_bye:
             continue
-        # The entries' own people (and so their teams): a name would make new players.
-        teams = [(e.team.name, (e.team.player_a, e.team.player_b)) for e in (table.entry0, table.entry1)]
+        if table.partner0_id:  # an individual round: two partnerships of the day
+            teams = individual.match_teams(table)
+        else:  # the entries' own people (and so their teams): a name would make new players
+            teams = [(e.team.name, (e.team.player_a, e.team.player_b)) for e in (table.entry0, table.entry1)]
         table.match = scoring_services.match_create(
             teams=teams, ruleset=tournament.ruleset, options=options, created_by=user
         )

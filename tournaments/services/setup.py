@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -12,9 +13,9 @@ from django.utils.translation import gettext
 from scoring import engine
 from scoring.messages import engine_message
 
-from .. import live, standings
+from .. import live, pairing, standings
 from ..models import Entry, StandingsSnapshot, Tournament
-from . import queue
+from . import individual, queue
 from .common import ACTIVE, TournamentError
 
 
@@ -41,6 +42,11 @@ SETTINGS = (
     "swiss_rounds",
     "knockout_size",
     "third_place",
+    "pool_size",
+    "consolation",
+    "seed",
+    "time_limit",
+    "bye_game_points",
     "tiebreaks",
     "deals_per_match",
     "points_win",
@@ -56,22 +62,37 @@ SETTINGS = (
 )
 
 
+ON_POINTS = ("game_points", "wins", "point_difference")
+
+
+def default_order(format: str | None) -> tuple[str, ...]:
+    """The tie-breaks when the organizer names none: a concours or an individual event ranks on
+    cumulative points (then wins, then the difference), the others on match points."""
+    if format in (Tournament.Format.CONCOURS, Tournament.Format.INDIVIDUAL):
+        return ON_POINTS
+    return standings.DEFAULT_ORDER
+
+
 def _check_settings(values: dict[str, Any]) -> dict[str, Any]:
     try:
         standings.validate_order(values.get("tiebreaks") or standings.DEFAULT_ORDER)
     except ValueError as error:
         raise TournamentError(gettext("Tie-breaks: %(error)s") % {"error": error}) from None
-    values["tiebreaks"] = list(values.get("tiebreaks") or standings.DEFAULT_ORDER)
+    values["tiebreaks"] = list(values.get("tiebreaks") or default_order(values.get("format")))
     cuts = values.get("cuts") or []
     if any(not isinstance(c, int) or c < 1 for c in cuts):
         raise TournamentError(gettext("Cuts are places: whole numbers from 1."))
     values["cuts"] = sorted(set(cuts))
-    if values.get("format") == Tournament.Format.SWISS and not values.get("swiss_rounds"):
-        raise TournamentError(gettext("A Swiss tournament needs a number of rounds."))
+    if values.get("format") != Tournament.Format.ROUND_ROBIN and not values.get("swiss_rounds", 5):
+        raise TournamentError(gettext("This format needs a number of rounds."))
     if values.get("knockout_size", 0) == 1:
         raise TournamentError(gettext("A knockout stage needs at least 2 teams (0 for none)."))
+    if values.get("format") == Tournament.Format.POOLS and not 3 <= (values.get("pool_size") or 4) <= 8:
+        raise TournamentError(gettext("A pool has 3 to 8 teams."))
     if values.get("third_place") and values.get("knockout_size", 0) < 4:
         raise TournamentError(gettext("A match for third place needs a knockout of at least 4 teams."))
+    if values.get("format") == Tournament.Format.INDIVIDUAL:
+        individual.check_settings(values)
     ruleset = values.get("ruleset", "mpourloto")
     try:
         values["options"] = _match_options(ruleset, values.get("options"), values.get("deals_per_match") or 0)
@@ -127,7 +148,11 @@ def tournament_start(*, tournament: Tournament, user: Any = None) -> Tournament:
     ids = list(entries.order_by("seed", "pk").values_list("pk", flat=True))
     if len(ids) < 2:
         raise TournamentError(gettext("At least two teams are needed to start."))
+    if tournament.format == Tournament.Format.INDIVIDUAL and len(ids) < 4:
+        raise TournamentError(gettext("An individual event needs at least four players to start."))
     tournament.participants = ids
+    if tournament.format == Tournament.Format.POOLS:
+        _draw_pools(tournament, ids)
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = timezone.now()
     tournament._history_user = user
@@ -136,3 +161,42 @@ def tournament_start(*, tournament: Tournament, user: Any = None) -> Tournament:
     queue.standings_request(tournament.pk)
     live.publish(tournament.pk, "round")
     return tournament
+
+
+@transaction.atomic
+def tournament_avoid(
+    *, tournament: Tournament, pairs: Sequence[Sequence[int]], user: Any = None
+) -> Tournament:
+    """The pairs of entries to keep apart from now on (replacing the earlier list): by preference,
+    as if they had already met; never forced. Allowed until the tournament is finished."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(gettext("The tournament is finished: only a result can still be corrected."))
+    ids = set(tournament.entries.values_list("pk", flat=True))
+    kept: list[list[int]] = []
+    for pair in pairs:
+        if len(pair) != 2 or len(set(pair)) != 2 or not set(pair) <= ids:
+            raise TournamentError(gettext("Each pair names two different entries of this tournament."))
+        key = sorted(pair)
+        if key not in kept:
+            kept.append(key)
+    tournament.avoid = kept
+    tournament._history_user = user
+    tournament.save(update_fields=["avoid"])
+    return tournament
+
+
+def _draw_pools(tournament: Tournament, ids: list[int]) -> None:
+    """Split the teams into pools by seed (a snake) and check that the knockout takes as many from
+    each pool."""
+    try:
+        drawn = pairing.make_pools(ids, tournament.pool_size)
+    except pairing.PairingError as error:
+        raise TournamentError(gettext("The pools cannot be made: %(error)s") % {"error": error}) from None
+    if tournament.knockout_size % len(drawn):
+        raise TournamentError(
+            gettext("A knockout of %(size)s from %(pools)s pools: take as many teams from each pool.")
+            % {"size": tournament.knockout_size, "pools": len(drawn)}
+        )
+    for letter, members in drawn.items():
+        Entry.objects.filter(pk__in=members).update(pool=letter)

@@ -19,12 +19,13 @@ from .metrics import (
     MatchPoints,
     Metric,
     PointDifference,
+    PointsAgainst,
     Suffered,
     Wins,
     validate_order,
 )
 from .table import Row, compute_standings, level_at_cut
-from .tally import DEFAULT_SCORING, Record, Result, Scoring, Tally, tally
+from .tally import DEFAULT_SCORING, Penalty, Record, Result, Scoring, Tally, tally
 
 __all__ = [
     "DEFAULT_ORDER",
@@ -37,8 +38,10 @@ __all__ = [
     "KnockoutTable",
     "MatchPoints",
     "Metric",
+    "Penalty",
     "Placed",
     "PointDifference",
+    "PointsAgainst",
     "Record",
     "Result",
     "Row",

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 MAIN = "main"
 THIRD_PLACE = "third_place"
+CONSOLATION = "consolation"
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ class Placed:
     position: int  # 1 … n, the order of the list
     rank: int  # shared by teams the ranking cannot separate (3, 3 for two losing semi-finalists)
     reached: str  # "champion", "final", "third_place", "fourth_place", "semi_final", "quarter_final",
-    # "round_of_16" … (the round the team went out in), or "stage" (not in the knockout)
+    # "round_of_16" … (the round the team went out in), the same prefixed "consolation_" in the
+    # consolation bracket, or "stage" (in neither)
     stage_rank: int | None  # the team's rank in the stage's standings
 
 
@@ -52,58 +54,80 @@ def round_name(slots: int) -> str:
     return {2: "final", 4: "semi_final", 8: "quarter_final"}.get(slots, f"round_of_{slots}")
 
 
-def final_ranking(stage: Sequence[tuple[int, int]], knockout: Sequence[KnockoutTable] = ()) -> list[Placed]:
-    """Every team of ``stage`` ((entry, stage rank), best first) in its final place.
-
-    ``knockout`` is every table of the knockout rounds, any order; empty for a tournament without one.
-    """
-    stage_rank = dict(stage)
-    stage_position = {entry: i for i, (entry, _) in enumerate(stage)}
-    main = [t for t in knockout if t.bracket == MAIN]
-    if not main:
-        return [Placed(entry, i, rank, "stage", rank) for i, (entry, rank) in enumerate(stage, start=1)]
-
-    rounds = sorted({t.round for t in main})
+def _depths(tables: Sequence[KnockoutTable]) -> tuple[dict[int, int], int]:
+    """How far each team of one bracket went (the last round it was in, one more if it won or had a
+    bye there), and the number of places in the bracket's first round."""
+    rounds = sorted({t.round for t in tables})
     index = {number: k for k, number in enumerate(rounds, start=1)}
-    first_round_slots = 2 * sum(1 for t in main if t.round == rounds[0])
-    # How far each team went: the last round it was in, one more if it won (or had a bye) there.
     depth: dict[int, int] = {}
-    for t in sorted(main, key=lambda t: t.round):
+    for t in sorted(tables, key=lambda t: t.round):
         k = index[t.round]
         for entry in (t.a, t.b):
             if entry is None:
                 continue
             won = t.b is None or t.winner == entry
             depth[entry] = k + (1 if won else 0)
+    return depth, 2 * sum(1 for t in tables if t.round == rounds[0])
+
+
+def _place(
+    bracket: str,
+    tables: Sequence[KnockoutTable],
+    third: dict[int, int],
+    stage_rank: dict[int, int],
+    stage_position: dict[int, int],
+    placed: list[Placed],
+) -> None:
+    """Add one bracket's teams to ``placed``: by how far they went, then the match for third place,
+    then the stage's order; teams that went equally far share a rank."""
+    depth, first_round_slots = _depths(tables)
+
+    def reached(entry: int) -> str:
+        if bracket == MAIN and entry in third:
+            return ("third_place", "fourth_place")[third[entry]]
+        slots = first_round_slots >> (depth[entry] - 1)
+        name = "champion" if slots < 2 else round_name(slots)
+        return name if bracket == MAIN else f"consolation_{name}"
+
+    def group(entry: int) -> tuple[int, int]:
+        return (-depth[entry], third.get(entry, 0) if bracket == MAIN else 0)
+
+    previous = None
+    for entry in sorted(depth, key=lambda e: (group(e), stage_position.get(e, len(stage_position)), e)):
+        position = len(placed) + 1
+        key = group(entry)
+        rank = placed[-1].rank if key == previous and placed else position
+        previous = key
+        placed.append(Placed(entry, position, rank, reached(entry), stage_rank.get(entry)))
+
+
+def final_ranking(stage: Sequence[tuple[int, int]], knockout: Sequence[KnockoutTable] = ()) -> list[Placed]:
+    """Every team of ``stage`` ((entry, stage rank), best first) in its final place.
+
+    ``knockout`` is every table of the knockout rounds, any order; empty for a tournament without one.
+    The teams of a consolation bracket (those that missed the knockout) come after the knockout's,
+    placed the same way among themselves; then the teams of neither.
+    """
+    stage_rank = dict(stage)
+    stage_position = {entry: i for i, (entry, _) in enumerate(stage)}
+    main = [t for t in knockout if t.bracket == MAIN]
+    if not main:
+        return [Placed(entry, i, rank, "stage", rank) for i, (entry, rank) in enumerate(stage, start=1)]
     third = {}
     for t in knockout:
         if t.bracket == THIRD_PLACE and t.winner is not None and t.b is not None:
             third[t.winner] = 0
             third[t.b if t.winner == t.a else t.a] = 1
 
-    def reached(entry: int) -> str:
-        if entry in third:
-            return ("third_place", "fourth_place")[third[entry]]
-        d = depth[entry]
-        slots = first_round_slots >> (d - 1)
-        if slots < 2:
-            return "champion"
-        return round_name(slots)
-
-    def group(entry: int) -> tuple[int, int]:
-        return (-depth[entry], third.get(entry, 0))
-
-    in_knockout = sorted(depth, key=lambda e: (group(e), stage_position.get(e, len(stage)), e))
     placed: list[Placed] = []
-    previous = None
-    for position, entry in enumerate(in_knockout, start=1):
-        key = group(entry)
-        rank = placed[-1].rank if key == previous else position
-        previous = key
-        placed.append(Placed(entry, position, rank, reached(entry), stage_rank.get(entry)))
+    for bracket in (MAIN, CONSOLATION):
+        tables = [t for t in knockout if t.bracket == bracket]
+        if tables:
+            _place(bracket, tables, third, stage_rank, stage_position, placed)
+    placed_entries = {p.entry for p in placed}
     previous_stage_rank = None
     for entry, rank_in_stage in stage:
-        if entry in depth:
+        if entry in placed_entries:
             continue
         position = len(placed) + 1
         shared = previous_stage_rank == rank_in_stage and placed and placed[-1].reached == "stage"
@@ -115,12 +139,15 @@ def final_ranking(stage: Sequence[tuple[int, int]], knockout: Sequence[KnockoutT
 
 def knockout_finished(knockout: Sequence[KnockoutTable]) -> bool:
     """Whether the knockout has a champion: its last main round is one decided table (the final),
-    and every match for third place is decided too."""
-    main = [t for t in knockout if t.bracket == MAIN]
-    if not main:
-        return False
-    last = max(t.round for t in main)
-    finals = [t for t in main if t.round == last]
-    if len(finals) != 1 or finals[0].b is None or finals[0].winner is None:
-        return False
+    every match for third place is decided, and so is the consolation bracket's final, if any."""
+    for bracket in (MAIN, CONSOLATION):
+        tables = [t for t in knockout if t.bracket == bracket]
+        if not tables:
+            if bracket == MAIN:
+                return False
+            continue
+        last = max(t.round for t in tables)
+        finals = [t for t in tables if t.round == last]
+        if len(finals) != 1 or finals[0].b is None or finals[0].winner is None:
+            return False
     return all(t.winner is not None for t in knockout if t.bracket == THIRD_PLACE)

@@ -73,6 +73,18 @@ class GamePoints(Metric):
         return record.game_points
 
 
+class PointsAgainst(Metric):
+    """Game points conceded, summed over the matches. Fewer is better."""
+
+    key = "points_against"
+    name = "Game points against"
+    abbr = "GA"
+    ascending = True
+
+    def value(self, record: Record, tally: Tally) -> int:
+        return record.game_points_against
+
+
 class PointDifference(Metric):
     """Game points for minus game points against (a bye counts nothing against)."""
 
@@ -147,6 +159,7 @@ METRICS: dict[str, Metric] = {
         MatchPoints(),
         Wins(),
         GamePoints(),
+        PointsAgainst(),
         PointDifference(),
         HeadToHead(),
         Buchholz(),

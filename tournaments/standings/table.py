@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .metrics import METRICS, GroupMetric, validate_order
-from .tally import DEFAULT_SCORING, Result, Scoring, Tally, tally
+from .tally import DEFAULT_SCORING, Penalty, Result, Scoring, Tally, tally
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ def compute_standings(
     results: Iterable[Result],
     order: Sequence[str],
     scoring: Scoring = DEFAULT_SCORING,
+    penalties: Iterable[Penalty] = (),
 ) -> list[Row]:
     """The rows of ``entries``, best first.
 
@@ -46,7 +47,7 @@ def compute_standings(
     entries = list(entries)
     if len(set(entries)) != len(entries):
         raise ValueError("an entry is listed twice")
-    counted = tally(results, scoring)
+    counted = tally(results, scoring, penalties)
     plain = [(key, metric.value) for key, metric in METRICS.items() if not isinstance(metric, GroupMetric)]
     records = [counted.record(entry) for entry in entries]
     values = {record.entry: {key: value(record, counted) for key, value in plain} for record in records}

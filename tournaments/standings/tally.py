@@ -85,6 +85,15 @@ def _pair(value: Iterable[int], name: str) -> tuple[int, int]:
     return pair  # type: ignore[return-value]
 
 
+class Penalty(NamedTuple):
+    """A director's penalty: match points and game points taken from a team (positive numbers;
+    a negative one gives back)."""
+
+    entry: int
+    match_points: int = 0
+    game_points: int = 0
+
+
 @dataclass(frozen=True)
 class Scoring:
     """Match points for a result, as the tournament configured them."""
@@ -123,6 +132,8 @@ class Record:
     game_points: int = 0  # for
     game_points_against: int = 0
     suffered: int = 0
+    penalty_match_points: int = 0  # taken away by the director (already out of match_points)
+    penalty_game_points: int = 0  # likewise, out of game_points
     opponents: list[int] = field(default_factory=list)  # one item per match, repeats kept
     against: dict[int, int] = field(default_factory=dict)  # opponent → match points taken from it
 
@@ -138,9 +149,20 @@ class Tally:
         return found if found is not None else Record(entry)
 
 
-def tally(results: Iterable[Result], scoring: Scoring = DEFAULT_SCORING) -> Tally:
-    """Every team's record from ``results``, in one pass (order does not matter)."""
+def tally(
+    results: Iterable[Result], scoring: Scoring = DEFAULT_SCORING, penalties: Iterable[Penalty] = ()
+) -> Tally:
+    """Every team's record from ``results``, in one pass (order does not matter), less the
+    director's ``penalties``."""
     records: dict[int, Record] = {}
+    for penalty in penalties:
+        record = records.get(penalty.entry)
+        if record is None:
+            record = records[penalty.entry] = Record(penalty.entry)
+        record.match_points -= penalty.match_points
+        record.game_points -= penalty.game_points
+        record.penalty_match_points += penalty.match_points
+        record.penalty_game_points += penalty.game_points
     for result in results:
         a, b = result.a, result.b
         first = records.get(a)

@@ -58,3 +58,33 @@ def reached_name(key: str) -> str:
     if key.startswith("round_of_"):
         return gettext("Round of %(n)s") % {"n": key.removeprefix("round_of_")}
     return key
+
+
+@register.simple_tag
+def table_clock(match) -> dict | None:
+    """The clock of the timed round a tournament match is played in, as its table sees it (None
+    for a match outside a tournament or an untimed round). Read from the rows the sheet already
+    has: no query for a match read by ``match_lock``."""
+    from django.core.exceptions import ObjectDoesNotExist
+
+    from tournaments import clock
+
+    try:
+        table = match.table
+    except ObjectDoesNotExist:
+        return None
+    if table is None:
+        return None
+    return clock.state(table.round, table)
+
+
+@register.filter
+def clock_time(seconds) -> str:
+    """Seconds as a clock: 2400 → "40:00", 59 → "0:59"; an hour or more as "1:05:00"."""
+    try:
+        seconds = max(0, int(seconds))
+    except (TypeError, ValueError):
+        return ""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
