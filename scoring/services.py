@@ -47,7 +47,11 @@ def _locked(match: Match) -> Match:
     locked itself with ``match_lock`` (in the transaction it holds) is used as it is."""
     if getattr(match, "row_locked", False) and connection.in_atomic_block:
         return match
-    return Match.objects.select_for_update().get(pk=match.pk)
+    # With its tournament's table, round and tournament (a timed round's clock), in the same read.
+    locking = Match.objects.select_related("table__round__tournament")
+    if connection.features.has_select_for_update_of:
+        return locking.select_for_update(of=("self",)).get(pk=match.pk)
+    return locking.select_for_update().get(pk=match.pk)
 
 
 def match_lock(

@@ -30,6 +30,13 @@ CHOICE_LABELS = (
     gettext_noop("Forfeit"),
     gettext_noop("Match awarded"),
     gettext_noop("Consolation"),
+    gettext_noop("Pools"),
+    gettext_noop("Pool round"),
+    gettext_noop("Late entry: missed rounds"),
+    gettext_noop("Main"),
+    gettext_noop("Match for third place"),
+    gettext_noop("Finished on their totals"),
+    gettext_noop("Left out"),
     gettext_noop("Pairings drawn"),
     gettext_noop("Playing"),
 )

@@ -16,7 +16,7 @@ from .. import live, standings
 from ..models import Adjustment, Entry, Round, StandingsSnapshot, Table, Tournament
 from . import queue
 from .common import STAGE_KINDS
-from .results import DECISIONS, across_pools, knockout_tables, standings_compute
+from .results import DECISIONS, across_pools, adjustments, knockout_tables, penalties_shown, standings_compute
 from .stage import pending_playoffs, pools, stage_rounds, ties_at_cuts
 
 
@@ -119,6 +119,7 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
     if tournament is None or tournament.status == Tournament.Status.REGISTRATION:
         return None
     _close_finished_rounds(tournament)
+    tournament._adjustment_rows = adjustments(tournament)  # read once for this recomputation
     rows = standings_compute(tournament)
     complete, playoffs_pending = _round_states(tournament)
     ties = ties_at_cuts(tournament, rows) if complete else []
@@ -126,14 +127,7 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
     stored = StandingsSnapshot.objects.select_for_update().defer("rows", "playoffs", "ranking")
     snapshot, _ = stored.get_or_create(tournament=tournament)
     entries = _entries(tournament)
-    taken: dict[int, list[int]] = {}
-    penalised = Adjustment.objects.filter(
-        tournament=tournament, kind=Adjustment.Kind.PENALTY, entry__isnull=False
-    )
-    for entry, game_points, match_points in penalised.values_list("entry_id", "points", "match_points"):
-        points = taken.setdefault(entry, [0, 0])
-        points[0] += game_points
-        points[1] += match_points
+    taken = penalties_shown(tournament)
     snapshot.rows = _snapshot_rows(rows, entries, taken)
     if tournament.format == Tournament.Format.POOLS:  # each row says its pool
         letter = {entry: pool for pool, members in pools(tournament).items() for entry in members}

@@ -132,28 +132,42 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
 DECISIONS = (Adjustment.Kind.FORFEIT, Adjustment.Kind.AWARD)
 
 
+def adjustments(tournament: Tournament) -> list[tuple]:
+    """Every decision of the director, oldest first, with what the standings read of it: one query
+    (a recomputation reads it once: ``standings_refresh`` keeps it on its locked tournament)."""
+    found = getattr(tournament, "_adjustment_rows", None)
+    if found is None:
+        found = list(
+            Adjustment.objects.filter(tournament=tournament)
+            .order_by("created_at", "pk")
+            .values_list(
+                "kind",
+                "entry_id",
+                "points",
+                "match_points",
+                "table_id",
+                "table__round__kind",
+                "table__round__number",
+                "table__entry0_id",
+                "table__entry1_id",
+                "table__partner0_id",
+                "table__partner1_id",
+                "winner",
+                "scores",
+            )
+        )
+    return found
+
+
 def _decisions(tournament: Tournament) -> list[tuple[str, int, standings.Result]]:
     """The tables the director decided (a forfeit or a match awarded): the latest decision of each,
-    as a result with the scores the organizer set, whatever was played there. One query."""
+    as a result with the scores the organizer set, whatever was played there."""
     latest: dict[int, tuple[str, int, standings.Result]] = {}
-    rows = (
-        Adjustment.objects.filter(tournament=tournament, kind__in=DECISIONS, table__isnull=False)
-        .order_by("created_at", "pk")
-        .values_list(
-            "table_id",
-            "table__round__kind",
-            "table__round__number",
-            "table__entry0_id",
-            "table__entry1_id",
-            "table__partner0_id",
-            "table__partner1_id",
-            "winner",
-            "scores",
-        )
-    )
     partners: dict[int, tuple[str, int, standings.Result]] = {}
-    for table, kind, number, a, b, partner_a, partner_b, winner, scores in rows:
-        if b is None:
+    for kind_, _, _, _, table, kind, number, a, b, partner_a, partner_b, winner, scores in adjustments(
+        tournament
+    ):
+        if kind_ not in DECISIONS or table is None or b is None:
             continue
         points = tuple(scores) if len(scores or ()) == 2 else (0, 0)
         latest[table] = (kind, number, standings.Result(a, b, points, winner))
@@ -164,16 +178,24 @@ def _decisions(tournament: Tournament) -> list[tuple[str, int, standings.Result]
 
 def penalties(tournament: Tournament) -> list[standings.Penalty]:
     """The director's penalties (points taken) and the late entries' missed rounds (points given,
-    so a negative penalty), one per decision (one query)."""
-    kinds = (Adjustment.Kind.PENALTY, Adjustment.Kind.LATE)
-    rows = Adjustment.objects.filter(tournament=tournament, kind__in=kinds, entry__isnull=False)
+    so a negative penalty), one per decision."""
     sign = {Adjustment.Kind.PENALTY: 1, Adjustment.Kind.LATE: -1}
     return [
         standings.Penalty(entry, sign[kind] * match_points, sign[kind] * points)
-        for kind, entry, match_points, points in rows.values_list(
-            "kind", "entry_id", "match_points", "points"
-        )
+        for kind, entry, points, match_points, *_ in adjustments(tournament)
+        if kind in sign and entry is not None
     ]
+
+
+def penalties_shown(tournament: Tournament) -> dict[int, list[int]]:
+    """Each penalised team's [game points, match points] taken, as the standings show them."""
+    taken: dict[int, list[int]] = {}
+    for kind, entry, points, match_points, *_ in adjustments(tournament):
+        if kind == Adjustment.Kind.PENALTY and entry is not None:
+            total = taken.setdefault(entry, [0, 0])
+            total[0] += points
+            total[1] += match_points
+    return taken
 
 
 def standings_compute(tournament: Tournament) -> list[standings.Row]:

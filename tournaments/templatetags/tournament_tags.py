@@ -55,6 +55,10 @@ def reached_name(key: str) -> str:
     }
     if key in names:
         return names[key]
+    if key.startswith("consolation_"):
+        inner = key.removeprefix("consolation_")
+        inner = gettext("Winner") if inner == "champion" else reached_name(inner)
+        return gettext("Consolation: %(stage)s") % {"stage": inner}
     if key.startswith("round_of_"):
         return gettext("Round of %(n)s") % {"n": key.removeprefix("round_of_")}
     return key
