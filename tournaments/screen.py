@@ -72,12 +72,19 @@ def round_clock(rnd: Round | None) -> dict[str, Any] | None:
     }
 
 
+def _side(entry: Any, partner: Any) -> str | None:
+    """A side's name: the team's, or an individual table's two players'."""
+    if entry is None:
+        return None
+    return f"{entry.name} & {partner.name}" if partner is not None else entry.name
+
+
 def _table(table: Any) -> dict[str, Any]:
     match = table.match
     finished = match is not None and match.status == "finished"
     return {
         "number": table.number,
-        "teams": [table.entry0.team.name, table.entry1.team.name if table.entry1_id else None],
+        "teams": [_side(table.entry0, table.partner0), _side(table.entry1, table.partner1)],
         "bye": table.is_bye,
         # A finished match's result; one in play is followed on its tablet, not pushed deal by deal.
         "score": list(match.totals[:2]) if finished and match.totals else None,

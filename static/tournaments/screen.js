@@ -95,7 +95,7 @@
 
   function teamCell(row) {
     const td = el("td", "team-cell");
-    td.append(el("span", "team-name", row.team), " ", el("small", "", (row.players || []).join(" & ")));
+    td.append(el("span", "team-name", row.team), " ", el("small", "", (row.players || []).length > 1 ? row.players.join(" & ") : ""));
     return td;
   }
 
@@ -203,7 +203,7 @@
     data.ranking.slice(0, 3).forEach(function (row, i) {
       const li = el("li", `podium-place place-${i + 1}`);
       li.append(el("span", "podium-rank", row.rank ?? row.position), el("span", "podium-team", row.team),
-        el("span", "podium-players", (row.players || []).join(" & ")));
+        el("span", "podium-players", (row.players || []).length > 1 ? row.players.join(" & ") : ""));
       list.append(li);
     });
     section.querySelector(".panel-body").append(list);

@@ -250,6 +250,20 @@ def test_the_rounds_are_the_movement_drawn_from_the_tournament_s_seed(organizer)
         play(t.rounds.order_by("-number").first())
 
 
+def test_players_kept_apart_do_not_partner(organizer):
+    t = make(organizer, players=8, rounds=3)
+    first = movement.individual_schedule(t.participants, 3, seed=t.seed)[0].tables[0]
+    couples = [list(first.north_south), list(first.east_west)]  # partners in round 1 if not kept apart
+    services.tournament_avoid(tournament=t, pairs=couples)
+    played = []
+    for _ in range(3):
+        rnd = draw(t)
+        played.append(seats(rnd))
+        play(rnd)
+    partners, _ = meetings(played)
+    assert not any(partners[frozenset(couple)] for couple in couples)
+
+
 def test_each_player_scores_what_their_partnerships_scored(organizer):
     """Nine players, three rounds: a sit-out is a bye (its match points and game points)."""
     t = make(organizer, players=9, rounds=3, points_bye=2, bye_game_points=70)
@@ -273,6 +287,26 @@ def test_each_player_scores_what_their_partnerships_scored(organizer):
         for r in sorted(rows.values(), key=lambda r: r["rank"])
     ]
     assert order == sorted(order)
+
+
+def test_a_table_decided_by_the_director_counts_for_all_four_players(organizer):
+    t = make(organizer, players=8, rounds=1)
+    rnd = draw(t)
+    table = rnd.tables.order_by("number").first()
+    services.table_decide(
+        table=table, kind="forfeit", winner=1, scores=[0, 300], reason="Left early", user=organizer
+    )
+    play(rnd)  # both matches are played: the decision stands for the first
+    rows = snapshot_rows(t)
+    for entry, side in (
+        (table.entry0_id, 0),
+        (table.partner0_id, 0),
+        (table.entry1_id, 1),
+        (table.partner1_id, 1),
+    ):
+        row = rows[entry]
+        assert (row["won"], row["lost"]) == ((0, 1) if side == 0 else (1, 0))
+        assert row["values"]["game_points"] == (0, 300)[side]
 
 
 def test_a_withdrawal_mid_event(organizer):

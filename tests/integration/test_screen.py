@@ -662,3 +662,16 @@ def test_the_live_service_serves_the_stream_and_a_publish_from_another_process_r
     assert event["event"] == "changed" and event["id"] == live.stamp(night.pk)
     if redis_up():  # pushed through Redis: the message says what changed
         assert json.loads(event["data"])["what"] == "standings"
+
+
+def test_an_individual_events_screen_names_the_partnerships(client, organizer):
+    t = services.tournament_create(
+        organizer=organizer, name="Whist drive", format="individual", swiss_rounds=2
+    )
+    for name in ["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]:
+        services.entry_register(tournament=t, name=name, players=[name])
+    t = services.tournament_start(tournament=t)
+    services.round_start(rnd=services.round_generate(tournament=t))
+    data = client.get(reverse("tournaments:screen_data", args=[t.slug])).json()
+    sides = [side for table in data["round"]["tables"] for side in table["teams"] if side]
+    assert len(sides) == 4 and all(" & " in side for side in sides)

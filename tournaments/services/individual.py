@@ -151,16 +151,19 @@ def next_round(tournament: Tournament, playing: Sequence[int]) -> movement.Indiv
     late = Entry.objects.filter(pk__in=playing, joined_round__gt=1).values_list("pk", "joined_round")
     for entry, joined in late:
         sat_out[entry] += joined - 1
+    # Pairs kept apart (a couple, a family): by preference never partners.
+    avoid = {frozenset(pair) for pair in tournament.avoid if len(set(pair)) == 2}
     try:
         rnd = None
         if sorted(playing) == sorted(tournament.participants):
-            # The movement's first rounds do not depend on how many follow: draw one more.
-            schedule = movement.individual_schedule(playing, done + 1, seed=tournament.seed)
+            # The whole movement for the event's length (a movement may differ by its length).
+            length = max(tournament.swiss_rounds, done + 1)
+            schedule = movement.individual_schedule(playing, length, seed=tournament.seed, avoid=avoid)
             if all(_same(a, b) for a, b in zip(history, schedule, strict=False)):
                 rnd = schedule[done]
         if rnd is None:
             rnd = movement.individual_next_round(
-                list(playing), history, seed=tournament.seed, sat_out_counts=dict(sat_out)
+                list(playing), history, seed=tournament.seed, sat_out_counts=dict(sat_out), avoid=avoid
             )
         check_individual(
             playing,
