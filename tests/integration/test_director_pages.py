@@ -99,3 +99,15 @@ def test_a_late_entry_and_a_pair_kept_apart_from_the_page(client, organizer, tim
     timed.refresh_from_db()
     assert timed.avoid == [sorted([a, b])]
     assert "Latecomers" in text(client.get(reverse("tournaments:manage", args=[timed.slug])))
+
+
+def test_one_table_is_paused_and_resumed_from_the_page(client, organizer, timed):
+    client.force_login(organizer)
+    url = reverse("tournaments:round_clock", args=[timed.slug, 1])
+    client.post(url, {"action": "start"})
+    client.post(url, {"action": "pause", "table": "1", "minutes": "5"})
+    one, two = Round.objects.get(tournament=timed, number=1).tables.order_by("number")
+    assert one.paused_at is not None and two.paused_at is None
+    client.post(url, {"action": "resume", "table": "1", "minutes": "5"})
+    one.refresh_from_db()
+    assert one.paused_at is None
