@@ -185,6 +185,10 @@ def entry_form(tournament: Tournament) -> type[EntryForm] | type[PlayerEntryForm
     return PlayerEntryForm if tournament.format == Tournament.Format.INDIVIDUAL else EntryForm
 
 
+# Seats as the Greek and Bulgarian pages write them (Α Β Γ Δ, А Б В Г) are A B C D.
+SEAT_LETTERS = str.maketrans("ΑΒΓΔАБВГ", "ABCDABCD")
+
+
 class SwapForm(forms.Form):
     first = forms.CharField(help_text=_("table and side, e.g. 3A"), label=_("First"))
     second = forms.CharField(label=_("Second"))
@@ -192,7 +196,7 @@ class SwapForm(forms.Form):
     def _spot(self, value: str) -> tuple[int, int]:
         """Table and side: 3A is table 3, side 0. An individual round also has seats C and D (2 and
         3): A and C are partners against B and D."""
-        value = value.strip().upper()
+        value = value.strip().upper().translate(SEAT_LETTERS)
         if len(value) < 2 or value[-1] not in "ABCD" or not value[:-1].isdigit():
             raise forms.ValidationError(_("Write a table number and A or B, e.g. 3A."))
         return int(value[:-1]), "ABCD".index(value[-1])

@@ -356,8 +356,18 @@ def adjustment_add(request: HttpRequest, tournament: Tournament) -> HttpResponse
         try:
             return int(value)
         except ValueError:
+            labels = {
+                "entry": gettext("Penalty to"),
+                "points": gettext("Points"),
+                "match_points": gettext("Match points"),
+                "round": gettext("Round"),
+                "table": gettext("Table"),
+                "winner": gettext("Given to side"),
+                "score0": gettext("Score A"),
+                "score1": gettext("Score B"),
+            }
             raise services.TournamentError(
-                gettext("%(field)s is a whole number.") % {"field": name}
+                gettext("%(field)s is a whole number.") % {"field": labels.get(name, name)}
             ) from None
 
     def decide():

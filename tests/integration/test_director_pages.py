@@ -111,3 +111,14 @@ def test_one_table_is_paused_and_resumed_from_the_page(client, organizer, timed)
     client.post(url, {"action": "resume", "table": "1", "minutes": "5"})
     one.refresh_from_db()
     assert one.paused_at is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "spot"), [("3A", (3, 0)), ("3α", (3, 0)), ("5Δ", (5, 3)), ("2В", (2, 2)), ("7d", (7, 3))]
+)
+def test_seats_are_typed_in_the_pages_letters(typed, spot):
+    from tournaments.forms import SwapForm
+
+    form = SwapForm({"first": typed, "second": "1B"})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["first"] == spot
