@@ -675,3 +675,16 @@ def test_an_individual_events_screen_names_the_partnerships(client, organizer):
     data = client.get(reverse("tournaments:screen_data", args=[t.slug])).json()
     sides = [side for table in data["round"]["tables"] for side in table["teams"] if side]
     assert len(sides) == 4 and all(" & " in side for side in sides)
+
+
+def test_a_timed_rounds_clock_reaches_the_screen(client, organizer):
+    t = services.tournament_create(organizer=organizer, name="Timed night", format="concours", time_limit=40)
+    for i in range(4):
+        services.entry_register(tournament=t, name=f"T{i}", players=[f"A{i}", f"B{i}"])
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_start(rnd=services.round_generate(tournament=t))
+    url = reverse("tournaments:screen_data", args=[t.slug])
+    assert client.get(url).json()["clock"] is None  # not started yet
+    services.round_clock(rnd=rnd, action="start")
+    clock = client.get(url).json()["clock"]
+    assert clock["state"] == "running" and clock["round"] == 1 and clock["ends_at"].endswith("Z")
