@@ -22,3 +22,11 @@ def match(db, user):
     from scoring import services
 
     return services.match_create(teams=TEAMS, first_dealer=0, created_by=user)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The browser tests last. Playwright's sync API keeps an event loop running in the main thread
+    for the rest of the session once a browser has started, and Django's ``async_to_sync`` (an async
+    view called through the test client, the big screen's stream tests) cannot run in a thread with
+    a running loop. The order is otherwise kept."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
