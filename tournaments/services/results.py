@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from django.db import NotSupportedError
-from django.db.models import Case, Exists, F, Func, IntegerField, OuterRef, Q, Subquery, When
+from django.db.models import Case, F, Func, IntegerField, OuterRef, Q, Subquery, When
 
 from scoring.models import Match
 
@@ -74,14 +74,12 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
     counted = Q(match__status=Match.Status.FINISHED)
     if tournament.confirmation:
         counted &= Q(match__confirmed_at__isnull=False)
-    decided = Adjustment.objects.filter(table=OuterRef("pk"), kind__in=DECISIONS)
     rows = (
         Table.objects.filter(round__tournament=tournament)
         .filter(
             Q(round__kind__in=STAGE_KINDS)
             | Q(round__kind=Round.Kind.PLAYOFF, round__status=Round.Status.FINISHED)
         )
-        .exclude(Exists(decided))  # the director's decision stands for these (below)
         .annotate(
             counts=_Counts(When(counted, then=1), default=0),
             points0=_Side("totals", 0),
@@ -105,6 +103,9 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
             "suffered1",
         )
     )
+    decided = [row[4] for row in adjustments(tournament) if row[0] in DECISIONS and row[4] is not None]
+    if decided:  # the director's decision stands for these tables (below); none, no condition at all
+        rows = rows.exclude(pk__in=decided)
     Result = standings.Result
     stage: list[standings.Result] = []
     playoffs: dict[int, list[standings.Result | None]] = {}

@@ -53,14 +53,8 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], Extra]
     if done < stage_rounds(tournament):
         playing = _playing(tournament)
         if tournament.format == Tournament.Format.ROUND_ROBIN:
-            pairs = []
-            for pair in pairing.round_robin(tournament.participants)[done]:
-                a_in, b_in = pair.a in playing, pair.b is not None and pair.b in playing
-                if a_in and b_in:
-                    pairs.append(pair)
-                elif a_in or b_in:  # the opponent withdrew: a bye
-                    pairs.append(pairing.Pair(pair.a if a_in else pair.b, None))
-            return Round.Kind.ROUND_ROBIN, pairs, []
+            schedule = pairing.round_robin(tournament.participants)[done]
+            return Round.Kind.ROUND_ROBIN, _still_playing(schedule, playing), []
         if tournament.format == Tournament.Format.POOLS:
             return Round.Kind.POOL, _pool_pairs(tournament, playing, done), []
         if tournament.format == Tournament.Format.CONCOURS:
@@ -137,12 +131,19 @@ def _pool_pairs(tournament: Tournament, playing: list[int], done: int) -> list[p
         schedule = pairing.round_robin(members)
         if done >= len(schedule):
             continue
-        for pair in schedule[done]:
-            a_in, b_in = pair.a in playing, pair.b is not None and pair.b in playing
-            if a_in and b_in:
-                pairs.append(pair)
-            elif a_in or b_in:
-                pairs.append(pairing.Pair(pair.a if a_in else pair.b, None))
+        pairs += _still_playing(schedule[done], playing)
+    return pairs
+
+
+def _still_playing(scheduled: list[pairing.Pair], playing: list[int]) -> list[pairing.Pair]:
+    """A round robin's round for the teams still playing: a team whose opponent withdrew has a bye."""
+    pairs = []
+    for pair in scheduled:
+        a_in, b_in = pair.a in playing, pair.b is not None and pair.b in playing
+        if a_in and b_in:
+            pairs.append(pair)
+        elif a_in or b_in:
+            pairs.append(pairing.Pair(pair.a if a_in else pair.b, None))
     return pairs
 
 
