@@ -11,7 +11,8 @@ from rest_framework.routers import DefaultRouter
 
 from config.parsers import SafeJSONParser
 from config.ratelimits import login_limited
-from scoring.api import MatchViewSet, PlayerViewSet, TeamViewSet
+from league.api.players import PlayerViewSet
+from scoring.api import MatchViewSet, TeamViewSet
 from tournaments.api import TournamentViewSet
 
 router = DefaultRouter()

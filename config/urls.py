@@ -26,7 +26,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     # Our own words only (locale/), not the admin's: a third of the bytes (each page stays light).
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["scoring"]), name="javascript-catalog"),
-    path("players/", include("players.urls")),
+    path("players/", include(("league.player_urls", "players"), namespace="players")),
+    path("", include("league.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
 ]

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.text import slugify
 
 
 class Player(models.Model):
@@ -12,10 +13,30 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="absorbed",
+        help_text="The record this one was merged into (its matches are that player's); none if its own",
+    )
+    # The rating across rated events, written by the league's worker (league/ratings.py) and read
+    # where a player is shown or seeded: mu and sigma of Weng–Lin (OpenSkill), and the number the
+    # tables show and sort by, mu − 3σ (the "ordinal": a rating the player is almost surely above).
+    rating_mu = models.FloatField(null=True, blank=True)
+    rating_sigma = models.FloatField(null=True, blank=True)
+    rating = models.FloatField(null=True, blank=True, db_index=True, help_text="mu − 3 sigma")
+    rated_matches = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(merged_into=models.F("pk")), name="player_not_merged_into_itself"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -46,11 +67,27 @@ class Team(models.Model):
 
 
 class Club(models.Model):
-    """A club's account for the API: reads everything public; writes only when granted."""
+    """A club: its members (players), its admins (accounts that run it), its public page, its
+    tournaments and seasons. Its API account, if it has one, reads everything public and writes only
+    when granted."""
 
     name = models.CharField(max_length=120)
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club")
+    slug = models.SlugField(max_length=140, unique=True, allow_unicode=True)
+    city = models.CharField(max_length=80, blank=True)
+    about = models.TextField(blank=True, max_length=2000)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="club",
+        help_text="The club's API account",
+    )
     can_write = models.BooleanField(default=False, help_text="May create matches and record their deals")
+    admins = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="administered_clubs", help_text="Run the club"
+    )
+    members = models.ManyToManyField(Player, through="Membership", related_name="clubs", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -58,3 +95,90 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        if not self.slug:  # a club made without one (the admin, a test) gets one from its name
+            base = slugify(self.name, allow_unicode=True)[:120] or "club"
+            self.slug, n = base, 1
+            while Club.objects.filter(slug=self.slug).exclude(pk=self.pk).exists():
+                n += 1
+                self.slug = f"{base}-{n}"
+        super().save(*args, **kwargs)
+
+
+class Membership(models.Model):
+    """A player in a club, since a day (and until one, once they leave)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    joined_on = models.DateField(null=True, blank=True)
+    left_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "player__name"]
+        constraints = [models.UniqueConstraint(fields=["club", "player"], name="membership_once")]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.club}"
+
+
+class PlayerClaim(models.Model):
+    """An account asking to be a player record: a club admin or an organizer decides."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting"
+        APPROVED = "approved", "Approved"
+        REFUSED = "refused", "Refused"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    message = models.CharField(max_length=300, blank=True, help_text="From the claimant: how to tell it is them")
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "user"],
+                condition=models.Q(status="pending"),
+                name="claim_one_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.player}"
+
+
+class PlayerMerge(models.Model):
+    """Two records of one person made one: ``absorbed`` (and the records merged into it before)
+    point to ``survivor``; no match is rewritten, so undoing it (a split) gives every record back
+    its own matches. ``records`` lists the records that moved, ``moved_user`` the claim that moved."""
+
+    survivor = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_in")
+    absorbed = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_out")
+    records = models.JSONField(default=list, help_text="Ids of the records moved to the survivor")
+    moved_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.CharField(max_length=300, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self) -> str:
+        return f"{self.absorbed} → {self.survivor}"

@@ -2,8 +2,7 @@
 
 from django.db import transaction
 
-from scoring.engine import ScoringError
-
+from .errors import PlayerError
 from .models import Player, Team
 
 
@@ -11,11 +10,11 @@ def player_name_clean(name: str) -> str:
     """A player's name as stored: spaces collapsed; refused if empty, too long or with control characters."""
     name = " ".join(name.split())
     if not name:
-        raise ScoringError("a player needs a name", field="players")
+        raise PlayerError("a player needs a name", field="players")
     if not name.isprintable():
-        raise ScoringError("a name has no control characters", field="players")
+        raise PlayerError("a name has no control characters", field="players")
     if len(name) > 80:
-        raise ScoringError("a name has at most 80 characters", field="players")
+        raise PlayerError("a name has at most 80 characters", field="players")
     return name
 
 
@@ -31,11 +30,11 @@ def team_get_or_create(*, name: str, players: tuple[Player, Player]) -> Team:
     decided on (picked or just made), so finding their team by its name adds no one to it."""
     name = " ".join(name.split())
     if not name:
-        raise ScoringError("a team needs a name", field="teams")
+        raise PlayerError("a team needs a name", field="teams")
     if not name.isprintable():
-        raise ScoringError("a name has no control characters", field="teams")
+        raise PlayerError("a name has no control characters", field="teams")
     if len(name) > 80:
-        raise ScoringError("a team name has at most 80 characters", field="teams")
+        raise PlayerError("a team name has at most 80 characters", field="teams")
     a, b = players
     pair = {a.pk, b.pk}
     for team in Team.objects.filter(name__iexact=name):

@@ -509,32 +509,6 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
 
 @extend_schema(tags=["players"])
-class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
-    """Players, but those known only from private tournaments this account does not organize."""
-
-    serializer_class = PlayerSerializer
-    queryset = Player.objects.order_by("id")
-    filterset_fields = {"name": ["exact", "icontains"]}
-
-    def get_queryset(self):
-        return selectors.visible_players(self.request.user).order_by("id")
-
-    @extend_schema(responses={200: MatchListSerializer(many=True)}, description="The player's matches.")
-    @action(detail=True, methods=["get"], filter_backends=[])
-    def history(self, request, pk=None):
-        player = self.get_object()
-        seats = Q(seat0=player) | Q(seat1=player) | Q(seat2=player) | Q(seat3=player)
-        matches = (
-            visible_matches(request.user)
-            .filter(seats)
-            .select_related(*selectors.MATCH_LIST_RELATED)
-            .order_by("-id")
-        )
-        page = self.paginate_queryset(matches)
-        return self.get_paginated_response(MatchListSerializer(page, many=True).data)
-
-
-@extend_schema(tags=["players"])
 class TeamViewSet(viewsets.ReadOnlyModelViewSet):
     """Teams, but those known only from private tournaments this account does not organize."""
 

@@ -22,8 +22,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
+from players import services as people
+from players.errors import PlayerError
 from players.models import Player
-from players.services import player_create, player_name_clean, team_get_or_create
 
 from . import deal_sql, engine, selectors
 from .models import Deal, Match
@@ -154,6 +155,14 @@ def _apply_sheet(match: Match, sheet: engine.Sheet, user: Any) -> None:
     _apply(match, sheet.state, suffered(sheet), user)
 
 
+def _people(call, /, **kwargs):
+    """A call to the people app, its refusal told as the rules' (same words, same field)."""
+    try:
+        return call(**kwargs)
+    except PlayerError as error:
+        raise engine.ScoringError(error.message, field=error.field) from None
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -176,13 +185,17 @@ def match_create(
         raise engine.ScoringError("a match has two teams", field="teams")
     if any(len(names) != 2 for _, names in teams):
         raise engine.ScoringError("each team has two players", field="teams")
-    given = [[p if isinstance(p, Player) else player_name_clean(p) for p in names] for _, names in teams]
+    clean = people.player_name_clean
+    given = [[p if isinstance(p, Player) else _people(clean, name=p) for p in names] for _, names in teams]
     if len({p.pk if isinstance(p, Player) else p.casefold() for pair in given for p in pair}) != 4:
         # the same player picked twice, or the same new name typed twice
         raise engine.ScoringError("four different players are needed: a player sits only once", field="teams")
-    players = [[p if isinstance(p, Player) else player_create(name=p) for p in pair] for pair in given]
+    players = [
+        [p if isinstance(p, Player) else _people(people.player_create, name=p) for p in pair]
+        for pair in given
+    ]
     team0, team1 = (
-        team_get_or_create(name=name, players=(pair[0], pair[1]))
+        _people(people.team_get_or_create, name=name, players=(pair[0], pair[1]))
         for (name, _), pair in zip(teams, players, strict=True)
     )
     match = Match(

@@ -92,6 +92,18 @@ class Tournament(models.Model):
         default=False, help_text="A finished match counts once the other team has confirmed it on the tablet"
     )
     public = models.BooleanField(default=True)
+    club = models.ForeignKey(
+        "players.Club",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+        help_text="The club that holds it: listed on the club's page, counted in its seasons",
+    )
+    rated = models.BooleanField(default=True, help_text="Its matches count in the players' ratings")
+    seed_by_rating = models.BooleanField(
+        default=False, help_text="Swiss: round 1 drawn by the players' ratings (highest against the middle)"
+    )
     signup_open = models.BooleanField(default=False)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
     participants = models.JSONField(

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "players",
     "scoring",
     "tournaments",
+    "league",
 ]
 
 MIDDLEWARE = [

@@ -8,7 +8,6 @@ from scoring import engine
 from scoring import messages as catalogue
 from scoring.engine.rulesets.mpourloto import MELD_POINTS
 from scoring.forms import PADS, SUIT_LABELS
-from tournaments import messages as tournament_words
 
 register = template.Library()
 
@@ -157,15 +156,3 @@ def tr(text) -> str:
 def game_name(ruleset: str) -> str:
     """``{{ match.ruleset|game_name }}``: the rule set's name in the page's language."""
     return catalogue.game_name(ruleset)
-
-
-@register.filter
-def column_abbr(abbr: str) -> str:
-    """``{{ key|metric_abbr|column_abbr }}``: a standings column heading in the page's language."""
-    return tournament_words.metric_abbr(abbr)
-
-
-@register.filter
-def audit_word(word: str) -> str:
-    """The audit page's kinds (Tournament, Deal …) and actions (created …) in the page's language."""
-    return tournament_words.audit_word(word)

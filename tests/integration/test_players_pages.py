@@ -23,7 +23,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from players import selectors
+from league import records as selectors
 from players.models import Player
 from scoring import services
 from scoring.models import Match

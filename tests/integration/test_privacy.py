@@ -18,7 +18,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from players import selectors as players
+from league import records as players
 from players.models import Player, Team
 from scoring import selectors, services
 from scoring.models import Match

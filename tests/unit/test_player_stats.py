@@ -1,4 +1,4 @@
-"""A player's statistics (players/stats.py), against numbers worked out by hand.
+"""A player's statistics (league/stats.py), against numbers worked out by hand.
 
 Mpourloto (RULES.md §1): a team's deal points are its card points + 10 for the last trick + its
 melds. Made (the makers strictly more): each team adds its own. Mesa (the makers equal or fewer):
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from players import stats
-from players.stats import DealLine, PlayedMatch, Record
+from league import stats
+from league.stats import DealLine, PlayedMatch, Record
 from scoring import engine
 from tests.factories import made
 
@@ -168,7 +168,7 @@ def test_a_record_adds_up():
 
 def test_the_statistics_import_no_django():
     """Pure like the engine (STYLE.md): only the standard library and the engine's types."""
-    tree = ast.parse((ROOT / "players/stats.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "league/stats.py").read_text(encoding="utf-8"))
     imported = {
         (node.module if isinstance(node, ast.ImportFrom) else alias.name)
         for node in ast.walk(tree)
@@ -177,6 +177,6 @@ def test_the_statistics_import_no_django():
     }
     outside = {name for name in imported if name.split(".")[0] not in sys.stdlib_module_names}
     assert outside - {"__future__"} == {"scoring.engine.types"}
-    code = "import sys, players.stats; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
+    code = "import sys, league.stats; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from players.errors import PlayerError
 from players.models import Player
 from players.services import player_create, team_get_or_create
 from scoring import engine
@@ -37,7 +38,7 @@ def _team(name: str, players: Sequence[str], player_ids: Sequence[int | None] | 
         if a == b:
             raise TournamentError(gettext("A team has two different players."))
         return team_get_or_create(name=name, players=(a, b))
-    except engine.ScoringError as error:
+    except (engine.ScoringError, PlayerError) as error:
         raise TournamentError(engine_sentence(error.message)) from None
 
 

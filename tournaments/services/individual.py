@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext
 from simple_history.utils import bulk_create_with_history
 
+from players.errors import PlayerError
 from players.models import Player
 from players.services import player_create
 from scoring import engine
@@ -77,7 +78,7 @@ def _player(name: str, player_ids: Sequence[int | None] | None, user: Any) -> Pl
             name=name, players=[name, name], player_ids=player_ids, user=user, field="players"
         )
         return given if isinstance(given, Player) else player_create(name=given)
-    except engine.ScoringError as error:
+    except (engine.ScoringError, PlayerError) as error:
         raise TournamentError(engine_sentence(error.message)) from None
 
 

@@ -2,6 +2,8 @@
 
 from django import template
 
+from tournaments import messages as tournament_words
+
 register = template.Library()
 
 
@@ -92,3 +94,15 @@ def clock_time(seconds) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+@register.filter
+def column_abbr(abbr: str) -> str:
+    """``{{ key|metric_abbr|column_abbr }}``: a standings column heading in the page's language."""
+    return tournament_words.metric_abbr(abbr)
+
+
+@register.filter
+def audit_word(word: str) -> str:
+    """The audit page's kinds (Tournament, Deal …) and actions (created …) in the page's language."""
+    return tournament_words.audit_word(word)

@@ -1,8 +1,6 @@
 from django.urls import path
 
-from . import views
-
-app_name = "players"
+from league.views import players as views
 
 urlpatterns = [
     path("", views.player_list, name="list"),

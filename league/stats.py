@@ -1,6 +1,6 @@
 """A player's record, counted from their finished matches: pure Python, no Django.
 
-``players/selectors.py`` reads the matches and has the engine replay their deals; this module only
+``league/records.py`` reads the matches and has the engine replay their deals; this module only
 counts. A match is seen from the player's seat: ``team`` is the side they sat on (seats 0 and 2 are
 team 0, seats 1 and 3 team 1), ``winner`` the team that won (None: a draw).
 

@@ -2,7 +2,7 @@
 
 A player's page costs three queries however many matches they played: the player, their matches
 (teams and seats joined), and the active deals of those matches. The engine replays each match from
-its deals (the totals are never read from a stored running total); ``players.stats`` counts.
+its deals (the totals are never read from a stored running total); ``league.stats`` counts.
 
 Two rules from ``scoring.selectors`` decide what is shown and what counts: a private tournament's
 matches and people are seen only by whom ``match_visibility`` and ``visible_players`` allow, and a
@@ -18,12 +18,12 @@ from typing import Any
 
 from django.db.models import Case, F, Func, OuterRef, Prefetch, QuerySet, Subquery, Value, When
 
+from players.models import Player, Team
 from scoring import engine
 from scoring.models import Deal, Match
 from scoring.selectors import counted, match_visibility, seated, visible_players
 
 from . import stats
-from .models import Player, Team
 
 SEATS = ("seat0", "seat1", "seat2", "seat3")
 MATCH_RELATED = ("team0", "team1", *SEATS)

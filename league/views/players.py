@@ -10,10 +10,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
+from league import records as selectors
+from players.models import Player
 from scoring import charts
-
-from . import selectors
-from .models import Player
 
 
 class PeriodForm(forms.Form):

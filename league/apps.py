@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class LeagueConfig(AppConfig):
+    """What results say about people across events: records, statistics, clubs' pages, seasons and
+    ratings. It reads every other app and none reads it (see the README's layout)."""
+
+    name = "league"
+    verbose_name = "Records, seasons and ratings"

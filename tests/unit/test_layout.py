@@ -1,0 +1,43 @@
+"""The apps' dependencies point one way (the README's layout): people ← matches ← tournaments ←
+league. A module imports its own app and the apps before it, never one after it, not even inside a
+function (an import put off to run time is a dependency all the same)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ORDER = ("players", "scoring", "tournaments", "league")
+
+
+def imported_apps(path: Path) -> set[tuple[str, int]]:
+    """The project apps a module names in its imports (absolute or relative), with the line."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {(alias.name.split(".")[0], node.lineno) for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add((node.module.split(".")[0], node.lineno))
+    return {(app, line) for app, line in found if app in ORDER}
+
+
+@pytest.mark.parametrize("app", ORDER)
+def test_an_app_reads_only_the_apps_before_it(app):
+    allowed = set(ORDER[: ORDER.index(app) + 1])
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line} imports {other}"
+        for path in sorted((ROOT / app).rglob("*.py"))
+        for other, line in sorted(imported_apps(path))
+        if other not in allowed
+    ]
+    assert wrong == []
+
+
+def test_the_check_sees_a_wrong_way_import(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from league import records\n    import tournaments.models\n")
+    assert imported_apps(module) == {("league", 2), ("tournaments", 3)}
