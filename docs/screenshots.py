@@ -41,9 +41,9 @@ def prepare() -> dict[str, str]:
 
     from django.core.management import call_command
 
+    from league.management.commands.demo_data import demo_deal
     from players.models import Team
     from scoring import services
-    from scoring.management.commands.demo_data import demo_deal
     from scoring.models import Match
     from tournaments.models import Tournament
 

@@ -40,7 +40,9 @@ class Season(models.Model):
     class Meta:
         ordering = ["-starts_on", "name"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(ends_on__gte=models.F("starts_on")), name="season_dates"),
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")), name="season_dates"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -135,7 +135,9 @@ class PlayerClaim(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
-    message = models.CharField(max_length=300, blank=True, help_text="From the claimant: how to tell it is them")
+    message = models.CharField(
+        max_length=300, blank=True, help_text="From the claimant: how to tell it is them"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
