@@ -12,7 +12,7 @@ def main(argv: list[str]) -> None:
     from django.db import connection
     from django.test.utils import setup_test_environment
 
-    from benchmarks import exports, import_file, load, standings, swiss
+    from benchmarks import exports, import_file, load, ratings, standings, swiss
 
     known = {
         "swiss": swiss.run,
@@ -20,6 +20,7 @@ def main(argv: list[str]) -> None:
         "exports": exports.run,
         "load": load.run,
         "import": import_file.run,
+        "ratings": ratings.run,
     }
     names = argv or list(known)
     unknown = [n for n in names if n not in known]

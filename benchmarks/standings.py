@@ -118,9 +118,8 @@ def build(teams: int, rounds: int, rng: random.Random) -> tuple[Tournament, Matc
     """A running Swiss of ``teams`` teams in its last round: every match finished but one, which is
     returned (one deal a match: its one deal finishes it)."""
     organizer, _ = get_user_model().objects.get_or_create(username=f"bench-standings-{teams}")
-    tournament = services.tournament_create(
-        organizer=organizer, name=f"Standings {teams}", swiss_rounds=rounds + 1, deals_per_match=1
-    )
+    settings = {"swiss_rounds": rounds + 1, "deals_per_match": 1, "rated": False}  # ratings: ratings.py
+    tournament = services.tournament_create(organizer=organizer, name=f"Standings {teams}", **settings)
     entries = list(
         Entry.objects.filter(pk__in=[e.pk for e in _entries(tournament, teams)]).select_related(
             "team__player_a", "team__player_b"

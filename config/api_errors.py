@@ -7,7 +7,9 @@ from django.utils.translation import gettext
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from players.errors import PlayerError
 from scoring.engine import ScoringError
+from scoring.messages import engine_message
 from scoring.services import IdempotencyConflict, StaleSheet
 from tournaments.services import TournamentError
 
@@ -21,6 +23,8 @@ def handler(exc, context):
     if isinstance(exc, ScoringError):
         # The deal's position and the field as they are (a number, a name or null), not as strings.
         return Response({"detail": str(exc), "field": exc.field, "deal": exc.deal}, status=400)
+    if isinstance(exc, PlayerError):  # a club's member, admin or details refused
+        return Response({"detail": engine_message(exc.message), "field": exc.field}, status=400)
     if isinstance(exc, TournamentError):
         return Response({"detail": str(exc)}, status=400)
     if isinstance(exc, RequestDataTooBig):

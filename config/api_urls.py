@@ -11,7 +11,10 @@ from rest_framework.routers import DefaultRouter
 
 from config.parsers import SafeJSONParser
 from config.ratelimits import login_limited
+from league.api.clubs import ClubViewSet
 from league.api.players import PlayerViewSet
+from league.api.ratings import RatingViewSet
+from league.api.seasons import SeasonViewSet
 from scoring.api import MatchViewSet, TeamViewSet
 from tournaments.api import TournamentViewSet
 
@@ -22,6 +25,9 @@ router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("matches", MatchViewSet, basename="match")
 router.register("players", PlayerViewSet, basename="player")
 router.register("teams", TeamViewSet, basename="team")
+router.register("ratings", RatingViewSet, basename="rating")
+router.register("clubs", ClubViewSet, basename="club")
+router.register("seasons", SeasonViewSet, basename="season")
 
 
 class TokenView(ObtainAuthToken):

@@ -7,3 +7,6 @@ class LeagueConfig(AppConfig):
 
     name = "league"
     verbose_name = "Records, seasons and ratings"
+
+    def ready(self) -> None:
+        from . import receivers  # noqa: F401 - a changed result asks for the ratings

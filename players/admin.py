@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Club, Player, Team
+from .models import Club, Membership, Player, Team
 
 
 @admin.register(Player)
@@ -16,6 +16,18 @@ class TeamAdmin(admin.ModelAdmin):
     autocomplete_fields = ["player_a", "player_b"]
 
 
+class MembershipInline(admin.TabularInline):
+    """A club's members, with the days they joined and left (a member who left keeps their row)."""
+
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "user", "can_write", "created_at"]
+    search_fields = ["name", "city"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["admins"]
+    inlines = [MembershipInline]

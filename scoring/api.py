@@ -241,10 +241,11 @@ class MatchFilter(django_filters.FilterSet):
         return queryset.filter(created_at__lt=self._utc(value))
 
     def by_player(self, queryset, name, value):
-        key = "pk" if re.fullmatch(r"[0-9]{1,18}", value) else "name__iexact"
+        if re.fullmatch(r"[0-9]{1,18}", value):  # a person's id: the records merged into it too
+            return queryset.filter(selectors.seated_person(int(value)))
         seats = Q()
         for seat in ("seat0", "seat1", "seat2", "seat3"):
-            seats |= Q(**{f"{seat}__{key}": value})
+            seats |= Q(**{f"{seat}__name__iexact": value})
         return queryset.filter(seats)
 
 

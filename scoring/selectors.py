@@ -58,11 +58,28 @@ def _signed_in(user: Any) -> bool:
     return user is not None and user.is_authenticated
 
 
-def seated(player: Any) -> Q:
-    """Matches in which the player (a Player, an id or an ``OuterRef``) sat, at any of the four seats."""
+def _seats(team: int | None) -> tuple[str, ...]:
+    """The seats of a team (0: seats 0 and 2; 1: seats 1 and 3), or all four."""
+    return SEATS if team is None else SEATS[team::2]
+
+
+def seated(player: Any, *, team: int | None = None) -> Q:
+    """Matches in which the player (a Player, an id or an ``OuterRef``; or a list of ids, every
+    record of a person) sat, at any of the four seats, or at ``team``'s two."""
+    lookup = "__in" if isinstance(player, list | tuple | set) else ""
     query = Q()
-    for seat in SEATS:
-        query |= Q(**{seat: player})
+    for seat in _seats(team):
+        query |= Q(**{f"{seat}{lookup}": player})
+    return query
+
+
+def seated_person(person: Any, *, team: int | None = None) -> Q:
+    """Matches in which a person sat under any of their records: ``person`` is a root record (a
+    Player, an id or an ``OuterRef``), the records merged into it are theirs too (``Player.merged_into``
+    always names a root: see ``players.identity``). No match is rewritten by a merge."""
+    query = Q()
+    for seat in _seats(team):
+        query |= Q(**{seat: person}) | Q(**{f"{seat}__merged_into": person})
     return query
 
 
@@ -86,36 +103,63 @@ def visible_matches(user: Any = None) -> QuerySet[Match]:
     return Match.objects.filter(match_visibility(user))
 
 
-def _sits_at_outer_match() -> Q:
-    """Players (in a subquery) seated at the match of the query around it."""
-    query = Q()
-    for seat in SEATS:
-        query |= Q(pk=OuterRef(seat))
-    return query
+def _counted_for_everyone() -> Q:
+    """A tournament's match, or one started or kept by an account: someone answers for its sheet."""
+    keepers = Match.keepers.through.objects.filter(match=OuterRef("pk"))
+    return Q(table__isnull=False) | Q(created_by__isnull=False) | Q(Exists(keepers))
+
+
+def confirmed_by_team(team: int) -> Q:
+    """Matches whose result was confirmed (``confirmed_by``) by the account of a player seated in
+    ``team``: the claimed record at that seat, or the record it was merged into."""
+    confirmer = Q(user=OuterRef("confirmed_by")) | Q(merged_into__user=OuterRef("confirmed_by"))
+    at_team = Q()
+    for seat in _seats(team):
+        at_team |= Q(pk=OuterRef(seat))
+    return Q(Exists(Player.objects.filter(confirmer).filter(at_team)))
+
+
+def counted_for(team: int) -> Q:
+    """What counts in the record (record, statistics, win rate, partners, leaderboard) of a player
+    seated in ``team``: a tournament's match, a match started or kept by an account, or one whose
+    result a player of the *other* team confirmed with their own account (a claimed record). Any
+    other match is *casual* for that side: listed on its players' pages, counted for nobody there,
+    so that nobody makes their own record, or changes another's, by typing a score. A confirmation
+    by one's own team counts for the other team's records, not for one's own."""
+    return _counted_for_everyone() | confirmed_by_team(1 - team)
+
+
+def counted_for_person(person: Any) -> Q:
+    """The matches that count in a person's record (``counted_for`` on the side they sat): ``person``
+    is a root record (Player, id or ``OuterRef``); the records merged into it count as it."""
+    return (seated_person(person, team=0) & counted_for(0)) | (seated_person(person, team=1) & counted_for(1))
 
 
 def counted() -> Q:
-    """What counts in a player's public record (record, statistics, win rate, partners, leaderboard):
-    a tournament's match, a match started or kept by an account, or one whose result a player of
-    the match confirmed with their own account. A match started on a tablet without an account,
-    and never confirmed so, is *casual*: listed on its players' pages, counted for nobody, so that
-    nobody changes another's record by typing a score."""
-    keepers = Match.keepers.through.objects.filter(match=OuterRef("pk"))
-    confirmer = Player.objects.filter(user=OuterRef("confirmed_by")).filter(_sits_at_outer_match())
-    return Q(table__isnull=False) | Q(created_by__isnull=False) | Q(Exists(keepers)) | Q(Exists(confirmer))
+    """Matches that count for at least one side (``counted_for``); a per-player question asks
+    ``counted_for`` of the player's side, or ``counted_for_person``."""
+    return counted_for(0) | counted_for(1)
 
 
 def counted_matches(matches: QuerySet[Match] | None = None) -> QuerySet[Match]:
-    """The matches that count in their players' records (``counted``)."""
+    """The matches that count in the records of at least one of their sides (``counted``)."""
     return (Match.objects.all() if matches is None else matches).filter(counted())
 
 
 def visible_players(user: Any = None) -> QuerySet[Player]:
     """Everyone, but the players known only from private tournaments (seated at their matches or
     entered in them) that this person may not see. A player of a private tournament who also played
-    in the open is listed (their private matches are not)."""
+    in the open is listed (their private matches are not). A person is seen if any of their records
+    is (a root, with the records merged into it). Merged records are here too, so that an id picked
+    before a merge still picks; the lists and searches show roots only (``merged_into`` empty)."""
     if _signed_in(user) and user.is_superuser:
         return Player.objects.all()
+    merged_seen = Player.objects.filter(_record_seen(user), merged_into=OuterRef("pk"))
+    return Player.objects.filter(_record_seen(user) | Q(Exists(merged_seen)))
+
+
+def _record_seen(user: Any) -> Q:
+    """Players (records) not known only from private tournaments this person may not see."""
     at_matches = Match.objects.filter(seated(OuterRef("pk")))
     in_teams = Team.objects.filter(Q(player_a=OuterRef("pk")) | Q(player_b=OuterRef("pk")))
     itself = Player.objects.filter(pk=OuterRef("pk"))  # entered alone, in an individual event
@@ -129,7 +173,7 @@ def visible_players(user: Any = None) -> QuerySet[Player]:
         | Q(Exists(in_teams.filter(_entry_visibility(user))))
         | Q(Exists(itself.filter(_entry_visibility(user))))
     )
-    return Player.objects.filter(~hidden | seen)
+    return ~hidden | seen
 
 
 def visible_teams(user: Any = None) -> QuerySet[Team]:
@@ -173,21 +217,27 @@ def _query(text: str) -> str:
 def player_search(*, query: str, user: Any = None, most: int = SEARCH_MOST) -> list[Player]:
     """Players this person may see whose name holds ``query`` (at least ``SEARCH_MIN`` characters),
     those who played last first. Each has ``last_played`` and ``last_team`` (the team they last
-    played for), to tell namesakes apart. One query."""
+    played for), to tell namesakes apart. A person is found by the name of any of their records and
+    offered as their root (merged records are not offered). One query."""
     query = _query(query)
     if len(query) < SEARCH_MIN:
         return []
-    last = _last_match(user, seated(OuterRef("pk")))
+    last = _last_match(user, seated_person(OuterRef("pk")))
     own_team = Case(
-        When(Q(seat0=OuterRef("pk")) | Q(seat2=OuterRef("pk")), then=F("team0__name")),
-        default=F("team1__name"),
+        When(seated_person(OuterRef("pk"), team=0), then=F("team0__name")), default=F("team1__name")
     )
-    players = visible_players(user).filter(name__icontains=query)
+    players = visible_players(user).filter(merged_into__isnull=True).filter(named_person(query))
     players = players.annotate(
         last_played=Subquery(last.values("created_at")[:1]),
         last_team=Subquery(last.annotate(own_team=own_team).values("own_team")[:1]),
     )
     return list(players.order_by(F("last_played").desc(nulls_last=True), "name", "pk")[:most])
+
+
+def named_person(text: str) -> Q:
+    """Players (roots) whose name, or the name of a record merged into them, holds ``text``."""
+    merged = Player.objects.filter(merged_into=OuterRef("pk"), name__icontains=text)
+    return Q(name__icontains=text) | Q(Exists(merged))
 
 
 def team_search(*, query: str, user: Any = None, most: int = SEARCH_MOST) -> list[Team]:

@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status, viewsets
@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
 from config import spreadsheet
+from players.models import Club
 from scoring import selectors as scoring_selectors
 from scoring.models import RULESET_KEYS
 from scoring.permissions import can_write
@@ -34,6 +35,9 @@ from .services.individual import partnership_name
 
 class TournamentSerializer(serializers.ModelSerializer):
     organizer = serializers.CharField(source="organizer.username", read_only=True)
+    club = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, help_text="The club that holds it (its slug), or null"
+    )
 
     class Meta:
         model = Tournament
@@ -96,7 +100,21 @@ class TournamentWriteSerializer(serializers.Serializer):
     playoff_deals = serializers.IntegerField(min_value=1, max_value=12, default=2)
     cuts = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=500), required=False)
     public = serializers.BooleanField(default=True)
+    club = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Club.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="The club that holds it, by its slug: one the organizer runs (null: none)",
+        error_messages={"does_not_exist": gettext_lazy("No club has the slug {value}.")},
+    )
     confirmation = serializers.BooleanField(default=False)
+    rated = serializers.BooleanField(default=True, help_text="Its matches count in the players' ratings")
+    seed_by_rating = serializers.BooleanField(
+        default=False,
+        help_text="Swiss or concours: round 1 seeded by the players' ratings (the best against the middle of "
+        "the field) instead of drawn",
+    )
     signup_open = serializers.BooleanField(default=False)
     starts_on = serializers.DateField(required=False, allow_null=True)
 
@@ -359,7 +377,7 @@ class SwapSerializer(serializers.Serializer):
 
 class TournamentFilter(django_filters.FilterSet):
     club = django_filters.CharFilter(
-        field_name="organizer__username", help_text="The organizing club's account"
+        method="by_club", help_text="The club's slug (its tournaments), or the organizing club's account"
     )
     ruleset = django_filters.ChoiceFilter(choices=[(k, k) for k in RULESET_KEYS])
     status = django_filters.ChoiceFilter(choices=Tournament.Status.choices)
@@ -371,13 +389,17 @@ class TournamentFilter(django_filters.FilterSet):
         model = Tournament
         fields = ["club", "ruleset", "status", "date_from", "date_to", "player"]
 
+    def by_club(self, queryset, name, value):
+        return queryset.filter(Q(club__slug=value) | Q(organizer__username=value))
+
     def by_player(self, queryset, name, value):
-        key = "pk" if re.fullmatch(r"[0-9]{1,18}", value) else "name__iexact"
-        return queryset.filter(
-            Q(**{f"entries__team__player_a__{key}": value})
-            | Q(**{f"entries__team__player_b__{key}": value})
-            | Q(**{f"entries__player__{key}": value})
-        ).distinct()
+        """By a person's id (the records merged into it too: ``Player.merged_into``) or a record's name."""
+        keys = ["pk", "merged_into"] if re.fullmatch(r"[0-9]{1,18}", value) else ["name__iexact"]
+        entered = Q()
+        for key in keys:
+            for who in ("entries__team__player_a", "entries__team__player_b", "entries__player"):
+                entered |= Q(**{f"{who}__{key}": value})
+        return queryset.filter(entered).distinct()
 
 
 class OrganizerOrReadOnly(permissions.BasePermission):

@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from players import clubs
+from players.models import Club
 from scoring import engine
 from scoring.messages import GAME_NAMES
 
@@ -100,13 +102,34 @@ class TournamentForm(forms.Form):
         required=False, label=_("The other team confirms each result on the tablet before it counts")
     )
     public = forms.BooleanField(required=False, initial=True, label=_("Public"))
+    rated = forms.BooleanField(
+        required=False, initial=True, label=_("Rated: its matches count in the players' ratings")
+    )
+    seed_by_rating = forms.BooleanField(
+        required=False,
+        label=_("Seed round 1 by rating"),
+        help_text=_("Swiss or concours: the best-rated teams against the middle of the field, not drawn"),
+    )
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.none(),
+        required=False,
+        label=_("Club"),
+        empty_label=_("No club"),
+        help_text=_("Listed on the club's page"),
+        to_field_name="slug",
+        error_messages={"invalid_choice": _("Choose one of the clubs you run.")},
+    )
     signup_open = forms.BooleanField(required=False, label=_("Open a public sign-up"))
     starts_on = forms.DateField(
         required=False, widget=forms.DateInput(attrs={"type": "date"}), label=_("Starts on")
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # A tournament belongs to a club its organizer runs (a superuser: any); the page shows the choice
+        # only to those who run one, and any other club posted is refused.
+        self.fields["club"].queryset = clubs.administered(user)
+        self.club_choices = self.fields["club"].queryset.exists()
         if not self.is_bound:
             for i in range(4):
                 self.initial.setdefault(f"tiebreak_{i + 1}", "")
@@ -149,6 +172,8 @@ class TournamentForm(forms.Form):
             "signup_open",
             "starts_on",
             "confirmation",
+            "rated",
+            "seed_by_rating",
         )
         seed = {"seed": d["seed"]} if d.get("seed") else {}
         d = {
@@ -157,7 +182,8 @@ class TournamentForm(forms.Form):
             "bye_game_points": d.get("bye_game_points") or 0,
             "pool_size": d.get("pool_size") or 4,
         }
-        return {**{k: d[k] for k in keys}, **seed, "options": options, "tiebreaks": tiebreaks}
+        club = {"club": d["club"]} if d.get("club") else {}
+        return {**{k: d[k] for k in keys}, **seed, **club, "options": options, "tiebreaks": tiebreaks}
 
 
 class EntryForm(forms.Form):

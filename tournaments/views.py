@@ -24,7 +24,7 @@ from .models import Entry, Round, Table, Tournament
 
 
 def _visible(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament.objects.select_related("organizer"), slug=slug)
+    tournament = get_object_or_404(Tournament.objects.select_related("organizer", "club"), slug=slug)
     if not selectors.tournament_visible(tournament, request.user):
         raise Http404("No such tournament.")
     return tournament
@@ -173,7 +173,7 @@ def scorekeeper_link(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             tournament = services.tournament_create(

@@ -1,12 +1,25 @@
-"""Players through the API: who they are and the matches they sat in."""
+"""Players through the API: who they are and the matches they sat in; an account's claim, the merge of
+two records of one person and its split (``league.api.identity``)."""
 
 from __future__ import annotations
 
+from django.db.models import Q
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
 
-from players.models import Player
+from league import ratings
+from league.api import identity as bodies
+from league.api.ratings import RatingHistorySerializer
+from league.identity import person_merges
+from league.permissions import may_claim, may_merge, may_split
+from players import identity
+from players.errors import PlayerError
+from players.models import Player, PlayerMerge
 from scoring import selectors
 from scoring.api import MatchListSerializer, PlayerSerializer
 
@@ -20,13 +33,19 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_fields = {"name": ["exact", "icontains"]}
 
     def get_queryset(self):
-        return selectors.visible_players(self.request.user).order_by("id")
+        players = selectors.visible_players(self.request.user).select_related("merged_into").order_by("id")
+        # The list shows people (roots); a merged record's id still answers, as its person.
+        return players.filter(merged_into__isnull=True) if self.action == "list" else players
+
+    def get_object(self):
+        """The record named, as its person: a merged record answers as the one it was merged into."""
+        return identity.root_of(super().get_object())
 
     @extend_schema(responses={200: MatchListSerializer(many=True)}, description="The player's matches.")
     @action(detail=True, methods=["get"], filter_backends=[])
     def history(self, request, pk=None):
         player = self.get_object()
-        seats = selectors.seated(player)
+        seats = selectors.seated_person(player)  # under any of the person's records
         matches = (
             selectors.visible_matches(request.user)
             .filter(seats)
@@ -35,3 +54,103 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         )
         page = self.paginate_queryset(matches)
         return self.get_paginated_response(MatchListSerializer(page, many=True).data)
+
+    @extend_schema(
+        responses={200: RatingHistorySerializer},
+        description="The player's current rating (skill ± uncertainty, rated matches) and its history, "
+        "oldest first: the points of private tournaments' matches this account may not see are left out.",
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def rating(self, request, pk=None):
+        player = self.get_object()
+        player.visible_history = ratings.rating_history(player=player, user=request.user)
+        return Response(RatingHistorySerializer(player).data)
+
+    # Who the player is: claim, merge, split --------------------------------------------------------
+
+    @extend_schema(
+        request=bodies.ClaimRequestSerializer,
+        responses={201: bodies.ClaimSerializer},
+        examples=[bodies.CLAIM_EXAMPLE],
+        description="This account asks to be this player; an admin of the player's club or an organizer of "
+        "their events approves it on the site. 400: the player is claimed already, the account is a "
+        "player already or waits on another claim.",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated], filter_backends=[])
+    def claim(self, request, pk=None):
+        player = self.get_object()
+        body = bodies.ClaimRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        if not may_claim(request.user):
+            raise PermissionDenied(gettext("A club's account cannot be a player."))
+        claim = identity.claim_request(
+            player=player, user=request.user, message=body.validated_data["message"]
+        )
+        return Response(bodies.ClaimSerializer(claim).data, status=201)
+
+    @extend_schema(
+        responses={200: bodies.MergeSerializer(many=True)},
+        description="The merges (not undone) that made this person of several records, the latest first.",
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def merges(self, request, pk=None):
+        return Response(bodies.MergeSerializer(person_merges(player=self.get_object()), many=True).data)
+
+    @extend_schema(
+        request=bodies.MergeRequestSerializer,
+        responses={201: bodies.MergeSerializer},
+        examples=[bodies.MERGE_EXAMPLE],
+        description="Merge another record of the same person (``absorbed``) into this one: no match changes, "
+        "both records' matches count for this one. A club admin or an organizer who decides for both "
+        "records (403 otherwise). 400: the same record, a merged record (merge its root), two records "
+        "claimed by different accounts.",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated], filter_backends=[])
+    def merge(self, request, pk=None):
+        survivor = self.get_object()
+        body = bodies.MergeRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        absorbed = selectors.visible_players(request.user).filter(pk=body.validated_data["absorbed"]).first()
+        if absorbed is None:
+            raise PlayerError(
+                gettext("There is no player %(id)s.") % {"id": body.validated_data["absorbed"]},
+                field="absorbed",
+            )
+        if not may_merge(request.user, survivor, absorbed):
+            raise PermissionDenied(
+                gettext("Only the players' club or an organizer of their events may merge them.")
+            )
+        merge = identity.player_merge(
+            survivor=survivor, absorbed=absorbed, by=request.user, reason=body.validated_data["reason"]
+        )
+        ratings.ratings_request()
+        return Response(bodies.MergeSerializer(merge).data, status=201)
+
+    @extend_schema(
+        request=bodies.SplitRequestSerializer,
+        responses={200: bodies.MergeSerializer},
+        examples=[bodies.SPLIT_EXAMPLE],
+        description="Undo one of this person's merges: each record has its own matches back. Whoever may "
+        "merge the records may split them (403 otherwise). 400: no such merge of this player, already "
+        "split, or a later merge took one of its records elsewhere (split that one first).",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated], filter_backends=[])
+    def split(self, request, pk=None):
+        player = self.get_object()
+        body = bodies.SplitRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        ours = Q(absorbed__merged_into=player) | Q(absorbed=player) | Q(survivor=player)
+        merge = PlayerMerge.objects.filter(ours, pk=body.validated_data["merge"]).first()
+        if merge is None:
+            raise PlayerError(
+                gettext("%(player)s has no merge %(id)s.")
+                % {"player": player.name, "id": body.validated_data["merge"]},
+                field="merge",
+            )
+        if not may_split(request.user, merge):
+            raise PermissionDenied(
+                gettext("Only the players' club or an organizer of their events may split them.")
+            )
+        merge = identity.player_split(merge=merge, by=request.user)
+        ratings.ratings_request()
+        return Response(bodies.MergeSerializer(merge).data)

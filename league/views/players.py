@@ -5,12 +5,14 @@ from __future__ import annotations
 from django import forms
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from league import records as selectors
+from league.views.identity import identity_context
+from league.views.ratings import rating_panel
 from players.models import Player
 from scoring import charts
 
@@ -53,6 +55,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         player = selectors.player_get(pk=pk, user=request.user)
     except Player.DoesNotExist:
         raise Http404(gettext("No such player.")) from None
+    if player.merged_into_id is not None:  # a merged record's page is its person's (its root's)
+        return redirect("players:detail", pk=player.merged_into_id)
     record = selectors.player_record(player=player, user=request.user)
     chart = None
     if (last := record.last_charted) is not None:
@@ -65,6 +69,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             translate=gettext,
         )
     context = {"player": player, "record": record, "stats": record.stats, "chart": chart, "last": last}
+    context["rating"] = rating_panel(player=player, user=request.user, played=record.stats.record.played)
+    context["identity"] = identity_context(player=player, user=request.user)
     return render(request, "players/detail.html", context)
 
 

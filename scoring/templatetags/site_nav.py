@@ -11,8 +11,9 @@ register = template.Library()
 SECTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "new": ("scoring:match_new", ()),
     "help": ("scoring:help", ()),
-    "leaderboard": ("players:leaderboard", ()),
+    "leaderboard": ("players:leaderboard", ("league:ratings",)),  # the ratings are a leaderboard too
     "players": ("players:list", ("players:",)),
+    "clubs": ("league:clubs", ("league:club",)),
     "tournaments": ("tournaments:list", ("tournaments:",)),
     "matches": ("scoring:home", ("scoring:",)),
     "login": ("login", ()),

@@ -3,6 +3,7 @@ find no server error."""
 
 import json
 import time
+from datetime import date
 
 import hypothesis
 import pytest
@@ -14,11 +15,17 @@ from django.db import close_old_connections, connection
 from hypothesis import HealthCheck, Phase
 from schemathesis import GenerationMode
 
-from players.models import Player, Team
+from league.services import season_create
+from players.models import Club, Player, Team
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
 V1_PATHS = {
+    "/api/v1/clubs/",
+    "/api/v1/clubs/{slug}/",
+    "/api/v1/clubs/{slug}/members/",
+    "/api/v1/clubs/{slug}/members/{player_id}/",
     "/api/v1/matches/",
     "/api/v1/matches/{id}/",
     "/api/v1/matches/{id}/deals/",
@@ -30,6 +37,15 @@ V1_PATHS = {
     "/api/v1/players/",
     "/api/v1/players/{id}/",
     "/api/v1/players/{id}/history/",
+    "/api/v1/players/{id}/rating/",
+    "/api/v1/ratings/",
+    "/api/v1/players/{id}/claim/",
+    "/api/v1/players/{id}/merge/",
+    "/api/v1/players/{id}/merges/",
+    "/api/v1/players/{id}/split/",
+    "/api/v1/seasons/",
+    "/api/v1/seasons/{slug}/",
+    "/api/v1/seasons/{slug}/table/",
     "/api/v1/teams/",
     "/api/v1/teams/{id}/",
     "/api/v1/token/",
@@ -204,6 +220,28 @@ def test_no_server_error_on(api, standalone, public_tournament, method, path, qu
 
 # The fuzz run -----------------------------------------------------------------------------------
 
+
+def club_of(organizer):
+    """A club the organizer runs, Nikos a member: its writes get past the 404s and the 403s."""
+    club = Club.objects.create(name="Fuzz club")
+    club.admins.add(organizer)
+    club.memberships.create(player=Player.objects.get(name="Nikos"))
+    return club
+
+
+def season_of(organizer):
+    """A league season the organizer owns, counting the public tournament: its slug."""
+    tournament = Tournament.objects.get(name="Spring Cup")
+    season = season_create(
+        user=organizer,
+        name="Fuzz league",
+        starts_on=date(2025, 1, 1),
+        ends_on=date(2025, 12, 31),
+        tournaments=[tournament],
+    )
+    return season.slug
+
+
 MATCH_WRITES = {
     "POST /api/v1/matches/",
     "POST /api/v1/matches/import/",
@@ -237,8 +275,12 @@ def real_parameters(path, data):
     }
     if path.startswith("/api/v1/players"):
         values["id"] = data["player"]
+    elif path.startswith("/api/v1/clubs"):
+        values.update(slug=data["club"], player_id=data["player"])
     elif path.startswith("/api/v1/teams"):
         values["id"] = data["team"]
+    elif path.startswith("/api/v1/seasons"):
+        values["slug"] = data["season"]
     return {name: value for name, value in values.items() if "{" + name + "}" in path}
 
 
@@ -282,6 +324,8 @@ def test_fuzz_finds_no_server_error(
         "deal": standalone.deals.order_by("position").last().pk,
         "player": Player.objects.get(name="Nikos").pk,
         "team": Team.objects.get(name="Kafeneio A").pk,
+        "club": club_of(organizer).slug,
+        "season": season_of(organizer),
     }
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", wsgi_app)
     auth = {"Authorization": f"Token {organizer.token}"}

@@ -41,6 +41,7 @@ SECTIONS = {
     "New match": "/matches/new/",
     "Tournaments": "/tournaments/",
     "Players": "/players/",
+    "Clubs": "/clubs/",
     "Leaderboard": "/players/leaderboard/",
     "Help": "/help/",
 }

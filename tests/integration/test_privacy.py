@@ -218,7 +218,9 @@ def test_a_match_started_without_an_account_counts_for_nobody(client):
     assert "No finished match yet." in page
 
 
-def test_a_match_confirmed_by_a_player_of_it_with_their_account_counts(django_user_model):
+def test_a_match_confirmed_by_a_player_of_the_other_team_counts_for_this_team(django_user_model):
+    """Issue 14 changed this rule: a confirmation counts for the other team's records only (one's
+    own confirmation no longer makes one's own record)."""
     match = casual()
     stranger = django_user_model.objects.create_user("stranger", password="pw-stranger-1")
     Match.objects.filter(pk=match.pk).update(confirmed_by=stranger, confirmed_by_team=0)
@@ -226,8 +228,10 @@ def test_a_match_confirmed_by_a_player_of_it_with_their_account_counts(django_us
     eleni = django_user_model.objects.create_user("eleni", password="pw-eleni-123")
     Player.objects.filter(pk=match.seat2_id).update(user=eleni)
     Match.objects.filter(pk=match.pk).update(confirmed_by=eleni)
-    assert counts(match.seat0) == 1
-    assert len(players.leaderboard(min_matches=1)) == 4
+    assert counts(match.seat0) == 0 and counts(match.seat2) == 0  # Eleni's own team: casual for it
+    assert counts(match.seat1) == 1 and counts(match.seat3) == 1  # the other team: counted
+    board = players.leaderboard(min_matches=1)
+    assert {row.player.pk for row in board} == {match.seat1_id, match.seat3_id}
 
 
 def test_a_match_kept_by_an_account_counts(user):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
 from simple_history.utils import bulk_create_with_history
@@ -61,9 +62,13 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], Extra]
             return Round.Kind.CONCOURS, _concours_pairs(tournament, playing, done), []
         rows = {row.entry: row for row in standings_compute(tournament)}
         byes = _byes(tournament)
+        seeded = _seeded_by_rating(playing) if done == 0 and tournament.seed_by_rating else {}
         entries = [
             pairing.SwissEntry(
-                entry=e, score=rows[e].values["match_points"], rank=rows[e].rank, had_bye=e in byes
+                entry=e,
+                score=rows[e].values["match_points"],
+                rank=seeded.get(e, rows[e].rank),
+                had_bye=e in byes,
             )
             for e in playing
         ]
@@ -182,7 +187,9 @@ def _concours_pairs(tournament: Tournament, playing: list[int], done: int) -> li
     shown and made again), then "the first against the first": neighbours in the ranking (1 v 2,
     3 v 4 …), no rematch while one can be avoided, the bye to the lowest-ranked team that has not
     had one. The Swiss matching with every team in one score group does exactly this."""
-    if done == 0:
+    if done == 0 and tournament.seed_by_rating:
+        place = {entry: rank - 1 for entry, rank in _seeded_by_rating(playing).items()}
+    elif done == 0:
         order = sorted(playing)
         random.Random(tournament.seed).shuffle(order)
         place = {entry: i for i, entry in enumerate(order)}
@@ -195,6 +202,37 @@ def _concours_pairs(tournament: Tournament, playing: list[int], done: int) -> li
     ]
     pairs = pairing.swiss_pairs(entries, _played_pairs(tournament) | _kept_apart(tournament))
     return sorted(pairs, key=lambda p: (p.b is None, min(place[e] for e in p.entries)))
+
+
+def _rating(player: str) -> Coalesce:
+    """A player's rating, a merged record's being its root's (the record it counts as)."""
+    return Coalesce(f"{player}__merged_into__rating", f"{player}__rating")
+
+
+def _seeded_by_rating(playing: list[int]) -> dict[int, int]:
+    """Round 1 seeded by rating (``Tournament.seed_by_rating``): each entry's place (from 1) for the
+    pairing, which seats neighbours together (1 v 2, 3 v 4 …).
+
+    The entries are ranked by the mean rating of their players (``Player.rating``, written by the
+    league's rating run), best first: a player not rated yet counts as a newcomer's rating, 0,
+    beside a rated partner; an entry none of whose players is rated comes after every rated one;
+    ties keep the order of ``playing`` (the seeds). Then folded, so that the best half meets the
+    other half in order: 1 v n/2 + 1, 2 v n/2 + 2 … (the strongest do not meet in round 1), and with
+    an odd number the lowest-ranked entry is placed last, for the bye."""
+    rating: dict[int, float] = {}
+    rows = Entry.objects.filter(pk__in=playing).values_list(
+        "pk", "team_id", _rating("team__player_a"), _rating("team__player_b"), _rating("player")
+    )
+    for pk, team, a, b, alone in rows:
+        players = (a, b) if team is not None else (alone,)
+        if any(r is not None for r in players):
+            rating[pk] = sum(r or 0.0 for r in players) / len(players)
+    # Rated entries first, best first; then the unrated. Sorting is stable: ties keep the seeds' order.
+    ranked = sorted(playing, key=lambda e: (0, -rating[e]) if e in rating else (1, 0.0))
+    half = len(ranked) // 2
+    order = [e for pair in zip(ranked[:half], ranked[half : 2 * half], strict=True) for e in pair]
+    order += ranked[2 * half :]
+    return {entry: place for place, entry in enumerate(order, start=1)}
 
 
 def _check_running(tournament: Tournament, message: str) -> None:

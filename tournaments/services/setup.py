@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
+from players import clubs
 from scoring import engine
 from scoring.messages import engine_message
 
@@ -56,9 +57,12 @@ SETTINGS = (
     "playoff_deals",
     "cuts",
     "public",
+    "club",
     "signup_open",
     "starts_on",
     "confirmation",
+    "rated",
+    "seed_by_rating",
 )
 
 
@@ -103,6 +107,15 @@ def _check_settings(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+def _check_club(club: Any, user: Any) -> None:
+    """A tournament belongs to a club its organizer runs (a superuser's to any club)."""
+    if club is not None and not clubs.is_admin(club, user):
+        raise TournamentError(
+            gettext("%(club)s is not a club you run: a tournament belongs only to a club of yours.")
+            % {"club": club.name}
+        )
+
+
 @transaction.atomic
 def tournament_create(*, organizer: Any, name: str, **settings: Any) -> Tournament:
     unknown = set(settings) - set(SETTINGS)
@@ -111,6 +124,7 @@ def tournament_create(*, organizer: Any, name: str, **settings: Any) -> Tourname
     if not name.strip():
         raise TournamentError(gettext("A tournament needs a name."))
     values = _check_settings({"name": name.strip(), **settings})
+    _check_club(values.get("club"), organizer)
     tournament = Tournament(organizer=organizer, slug=_unique_slug(name), **values)
     tournament._history_user = organizer
     tournament.save()
@@ -129,6 +143,8 @@ def tournament_update(*, tournament: Tournament, user: Any, **settings: Any) -> 
     if settings.get("ruleset", tournament.ruleset) != tournament.ruleset and "options" not in settings:
         current["options"] = {}  # another game: its own options, at their defaults
     values = _check_settings({**current, **settings})
+    if values.get("club") is not None and values["club"] != tournament.club:  # kept as it was: no check
+        _check_club(values["club"], user)
     for name, value in values.items():
         setattr(tournament, name, value)
     tournament._history_user = user
