@@ -46,6 +46,9 @@ class Match(models.Model):
 
     ruleset = models.CharField(max_length=20, choices=RULESET_CHOICES, default="mpourloto")
     options = models.JSONField(default=dict, blank=True, help_text="The rule set's options, as in FORMAT.md")
+    preset = models.CharField(
+        max_length=80, blank=True, help_text="The named preset the options came from (its name), if any"
+    )
     target = models.PositiveIntegerField(default=1000)
     team0 = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
     team1 = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
@@ -113,6 +116,30 @@ class Match(models.Model):
     @property
     def ruleset_name(self) -> str:
         return engine.RULESETS[self.ruleset].name
+
+
+class RulePreset(models.Model):
+    """An organizer's preset: a named copy of a preset (or of a rule set's defaults) with changes.
+    The presets every site has are code (``scoring.presets.BUILT_IN``); a preset's name is unique
+    among both, since a match file names its preset by name."""
+
+    name = models.CharField(max_length=80, unique=True)
+    slug = models.SlugField(max_length=100, unique=True, allow_unicode=True)
+    ruleset = models.CharField(max_length=20, choices=RULESET_CHOICES)
+    options = models.JSONField(default=dict, help_text="Every option of the rule set, spelt out")
+    time_limit = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Minutes a timed match or round lasts (a tournament's clock)"
+    )
+    based_on = models.CharField(max_length=80, blank=True, help_text="The preset it was copied from")
+    about = models.TextField(blank=True, max_length=2000)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="presets")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ruleset", "name"]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Deal(models.Model):

@@ -46,6 +46,7 @@ class Tournament(models.Model):
     organizer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     ruleset = models.CharField(max_length=20, choices=RULESET_CHOICES, default="mpourloto")
     options = models.JSONField(default=dict, blank=True, help_text="The rule set's options for every match")
+    preset = models.CharField(max_length=80, blank=True, help_text="The named preset the options came from")
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
     swiss_rounds = models.PositiveSmallIntegerField(
         default=5, help_text="The number of rounds of a Swiss, a concours or an individual event"

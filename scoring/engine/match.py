@@ -45,7 +45,7 @@ class MatchState:
             "played": p.played,
             "dealt": p.dealt,
             "next_dealer": self.next_dealer,
-        }
+        } | ({"barred": p.barred} if p.barred is not None else {})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
@@ -58,6 +58,7 @@ class MatchState:
             tie_break_deals=data["tie_break_deals"],
             played=data["played"],
             dealt=data["dealt"],
+            barred=data.get("barred"),  # Coinche only; states stored before it have none
         )
         return cls(progress, data["next_dealer"])
 
@@ -84,11 +85,12 @@ class MatchState:
 
 
 def score_deal(
-    ruleset: str, deal: Deal, options: Mapping[str, Any] | None = None, held: int = 0
+    ruleset: str | RuleSet, deal: Deal, options: Mapping[str, Any] | None = None, held: int = 0
 ) -> DealScore:
     """Check and score one deal on its own."""
-    rules = get_ruleset(ruleset)
+    rules = ruleset if isinstance(ruleset, RuleSet) else get_ruleset(ruleset)
     opts = rules.options(options)
+    rules.check_fields(deal)
     rules.check_deal(deal, opts)
     return rules.score_deal(deal, opts, held)
 
@@ -108,8 +110,9 @@ def step(rules: RuleSet, opts: Any, state: MatchState, deal: Deal) -> tuple[Matc
             f"the match was already {ended} after deal {position}; no deal can follow it", deal=position
         )
     try:
+        rules.check_fields(deal)
         rules.check_deal(deal, opts)
-        score = rules.score_deal(deal, opts, progress.held)
+        score = rules.score_at(deal, opts, progress.held, position)
     except ScoringError as error:
         raise error.at(position) from None
     in_tie_break = progress.status == Status.TIE_BREAK and not deal.thrown_in
@@ -151,7 +154,7 @@ def sheet_of(rules: RuleSet, opts: Any, state: MatchState, rows: tuple[SheetRow,
 
 
 def replay(
-    ruleset: str,
+    ruleset: str | RuleSet,
     deals: Iterable[Deal],
     *,
     options: Mapping[str, Any] | None = None,
@@ -161,9 +164,9 @@ def replay(
 
     The same deals, rule set and options always give the same sheet. A deal
     that breaks the rules, or that follows the end of the match, raises
-    ``ScoringError`` naming its position.
+    ``ScoringError`` naming its position. ``ruleset`` is a rule set's key, or the rule set itself.
     """
-    rules = get_ruleset(ruleset)
+    rules = ruleset if isinstance(ruleset, RuleSet) else get_ruleset(ruleset)
     opts = rules.options(options)
     state = MatchState.start(first_dealer)
     rows: list[SheetRow] = []

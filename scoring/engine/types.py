@@ -20,7 +20,11 @@ if TYPE_CHECKING:
 TEAMS = (0, 1)
 SEATS = (0, 1, 2, 3)
 SUITS = ("clubs", "diamonds", "hearts", "spades", "notrump", "alltrump")
-MELD_CODES = ("seq3", "seq4", "seq5", "four", "fourJ", "four9", "four8", "four7", "mpourloto")
+MELD_CODES = (
+    "seq3", "seq4", "seq5", "four", "fourJ", "four9", "four8", "four7", "mpourloto",
+    "fourA", "four10", "fourK", "fourQ",  # the fours that "four" stands for, named (Coinche in sans-atout)
+)  # fmt: skip
+BID_WORDS = ("capot", "generale")  # Coinche's bids beyond the numbers: every trick, every trick by one taker
 
 
 class Result(StrEnum):
@@ -70,8 +74,9 @@ class Contract:
     def __post_init__(self) -> None:
         if self.suit is not None and self.suit not in SUITS:
             raise ScoringError(f"must be one of {', '.join(SUITS)}", field="contract.suit")
-        if self.bid is not None and not _is_int(self.bid):
-            raise ScoringError("must be a whole number", field="contract.bid")
+        if self.bid is not None and not _is_int(self.bid) and self.bid not in BID_WORDS:
+            raise ScoringError('must be a whole number (in Coinche also "capot" or "generale")',
+                               field="contract.bid")  # fmt: skip
         if not _is_int(self.multiplier) or self.multiplier not in (1, 2, 4):
             raise ScoringError("must be 1, 2 (contra) or 4 (sur-contra)", field="contract.multiplier")
 
@@ -137,10 +142,11 @@ class Deal:
     melds: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     belote: tuple[int, int] = (0, 0)
     declarations_winner: int | str | None = None
+    generale: int | None = None  # Coinche: the seat of the taker who took every trick alone
 
     FIELDS = (
         "thrown_in", "maker", "contract", "card_points", "last_trick", "capot",
-        "solo_capot", "melds", "belote", "declarations_winner",
+        "solo_capot", "melds", "belote", "declarations_winner", "generale",
     )  # fmt: skip
 
     def __post_init__(self) -> None:
@@ -177,6 +183,8 @@ class Deal:
         _pair_of_ints(self.belote, "belote")
         if self.declarations_winner != "equal":
             _team(self.declarations_winner, "declarations_winner", optional=True)
+        if self.generale is not None and (not _is_int(self.generale) or self.generale not in SEATS):
+            raise ScoringError("must be a seat: 0, 1, 2 or 3", field="generale")
 
     @classmethod
     def from_dict(cls, data: Any) -> Deal:
@@ -210,6 +218,8 @@ class Deal:
             out["belote"] = list(self.belote)
         if self.declarations_winner is not None:
             out["declarations_winner"] = self.declarations_winner
+        if self.generale is not None:
+            out["generale"] = self.generale
         return out
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from ..errors import ScoringError
 from .base import Progress, RuleSet
 from .bulgarian import Bulgarian
+from .coinche import Coinche
 from .french import Classic, French
 from .mpourloto import Mpourloto
 from .pilotta import Pilotta
 
 RULESETS: dict[str, RuleSet] = {
-    rules.key: rules for rules in (Mpourloto(), Pilotta(), Bulgarian(), French(), Classic())
+    rules.key: rules for rules in (Mpourloto(), Pilotta(), Bulgarian(), French(), Classic(), Coinche())
 }
 
 

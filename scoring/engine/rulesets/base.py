@@ -23,6 +23,7 @@ DECLARATION_POINTS = {
     "seq4": 50,
     "seq5": 100,
     "four": 100,  # four A, K, Q or 10
+    **dict.fromkeys(("fourA", "four10", "fourK", "fourQ"), 100),  # the same fours, named (FORMAT.md)
     "fourJ": 200,
     "four9": 150,
     "four8": 0,
@@ -30,7 +31,8 @@ DECLARATION_POINTS = {
 }
 SEQUENCES = ("seq3", "seq4", "seq5")
 MELDS_PER_TEAM = 4  # at most 2 melds in a player's 8 cards
-RANK_FOURS = ("fourJ", "four9", "four8", "four7")  # each rank can be shown once per deal
+NAMED_FOURS = ("fourA", "four10", "fourK", "fourQ")  # what "four" stands for, by rank
+RANK_FOURS = ("fourJ", "four9", "four8", "four7", *NAMED_FOURS)  # each rank can be shown once per deal
 BELOTE = 20
 
 
@@ -56,6 +58,9 @@ class Progress:
     tie_break_deals: int = 0  # deals played since the tie-break began
     played: int = 0  # deals played (thrown-in ones are not)
     dealt: int = 0  # deals recorded, thrown-in ones included
+    # A team over the target that has not won yet (Coinche: over it only through its belote in a deal it
+    # lost, until it takes a trick); None for every other game.
+    barred: int | None = None
 
 
 class RuleSet:
@@ -72,6 +77,7 @@ class RuleSet:
     deck_total: ClassVar[int] = 152  # card points without the last trick
     counts_in_tens: ClassVar[bool] = False  # scores are match points: raw points rounded to tens
     clockwise: ClassVar[bool] = False  # play passes clockwise, to the left (Mpourloto); else to the right
+    has_generale: ClassVar[bool] = False  # records a deal's ``generale`` (Coinche)
 
     # Options -----------------------------------------------------------------
 
@@ -147,6 +153,16 @@ class RuleSet:
         """Score a checked deal; ``held`` is what hangs from earlier deals."""
         raise NotImplementedError
 
+    def check_fields(self, deal: Deal) -> None:
+        """Refuse the fields of a deal that only other games record (run before ``check_deal``)."""
+        if deal.generale is not None and not self.has_generale:
+            raise ScoringError(f"{self.name} has no générale", field="generale")
+
+    def score_at(self, deal: Deal, opts: Any, held: int, position: int) -> DealScore:
+        """Score a checked deal at its place in the match (``position``, from 0). A deal scores the
+        same wherever it falls in most games; Coinche counts the last deal of a timed match exactly."""
+        return self.score_deal(deal, opts, held)
+
     def next_dealer(self, dealer: int, deal: Deal) -> int:
         """The deal passes to the next seat in playing order, thrown-in deals included."""
         return (dealer + 1) % 4
@@ -192,7 +208,7 @@ class RuleSet:
         for code in RANK_FOURS:
             if counts[code] > 1:
                 raise ScoringError(f"a deal has only one {_FOUR_WORDS[code]}", field="melds")
-        if counts["four"] > 4 and not any_rank_four:
+        if counts["four"] + sum(counts[code] for code in NAMED_FOURS) > 4 and not any_rank_four:
             raise ScoringError("there are only four ranks (A, K, Q, 10) for 'four'", field="melds")
 
     def check_belote(self, deal: Deal, most: int) -> None:
@@ -220,7 +236,7 @@ class RuleSet:
         if bid:
             if contract.bid is None:
                 raise ScoringError("missing: the bid (80, 90, 100 …)", field="contract.bid")
-            if contract.bid < 80 or contract.bid % 10:
+            if not isinstance(contract.bid, int) or contract.bid < 80 or contract.bid % 10:
                 raise ScoringError("bids go in tens from 80: 80, 90, 100 …", field="contract.bid")
         elif contract.bid is not None:
             raise ScoringError(f"{self.name} has no bid", field="contract.bid")
@@ -258,6 +274,10 @@ _FOUR_WORDS = {
     "four9": "four of a kind of 9s",
     "four8": "four of a kind of 8s",
     "four7": "four of a kind of 7s",
+    "fourA": "four of a kind of Aces",
+    "four10": "four of a kind of 10s",
+    "fourK": "four of a kind of Kings",
+    "fourQ": "four of a kind of Queens",
 }
 
 

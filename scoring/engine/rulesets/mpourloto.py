@@ -18,6 +18,7 @@ MELD_POINTS = {
     "four9": 100,
     "four8": 100,
     "four7": 100,
+    **dict.fromkeys(("fourA", "four10", "fourK", "fourQ"), 100),  # the same fours, named (FORMAT.md)
     "mpourloto": 20,
 }
 CAPO_BONUS = 90  # replaces the 10 for the last trick when the other team took no trick
