@@ -25,10 +25,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from .errors import PlayerError
+from .identity import root_of
 from .models import Club, Membership, Player
-
-MERGE_DEPTH = 50  # a chain of merged records longer than this is a loop (the merges keep it flat)
-
 
 # Reads ------------------------------------------------------------------------------------------
 
@@ -53,17 +51,6 @@ def administered(user: Any) -> QuerySet[Club]:
     if user.is_superuser:
         return Club.objects.order_by("name")
     return Club.objects.filter(admins=user).order_by("name")
-
-
-def root(player: Player) -> Player:
-    """The record that stands for this one: itself, or the one it was merged into."""
-    seen = 0
-    while player.merged_into_id is not None:
-        seen += 1
-        if seen > MERGE_DEPTH:
-            raise PlayerError(gettext("This player's merged records go round in a loop."), field="player")
-        player = player.merged_into
-    return player
 
 
 def _records_of(person: Player) -> Q:
@@ -180,7 +167,7 @@ def admin_remove(*, club: Club, user: Any) -> None:
 def member_add(*, club: Club, player: Player, joined_on: datetime.date | None = None) -> Membership:
     """The player (the root of a merged record) is a member from ``joined_on`` (today if not given);
     one who had left comes back, their row reopened."""
-    person = root(player)
+    person = root_of(player)
     joined_on = joined_on or timezone.localdate()
     rows = club.memberships.select_for_update().filter(_records_of(person))
     if any(row.left_on is None for row in rows):
@@ -199,7 +186,7 @@ def member_add(*, club: Club, player: Player, joined_on: datetime.date | None = 
 def member_remove(*, club: Club, player: Player, left_on: datetime.date | None = None) -> list[Membership]:
     """The player (through any of their records) leaves the club on ``left_on`` (today if not given);
     their rows stay, with that day, as the club's history."""
-    person = root(player)
+    person = root_of(player)
     left_on = left_on or timezone.localdate()
     rows = list(club.memberships.select_for_update().filter(_records_of(person), left_on__isnull=True))
     if not rows:

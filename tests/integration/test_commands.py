@@ -10,6 +10,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from league.models import Season
+from league.seasons import season_table
+from players.models import Club, Player
 from scoring import selectors
 from scoring.models import Match
 from tournaments.models import Tournament
@@ -100,14 +103,21 @@ def test_demo_data_loads_matches_and_a_tournament_once():
     assert {"thrown_in", "mesa", "made"} <= {str(row.result) for row in rows}
     assert any(row.deal.capot is not None for row in rows)
     assert max(selectors.match_sheet(match=finished).sheet.totals) >= 1000
-    night = Tournament.objects.get()
+    night = Tournament.objects.get(name="Friday club night")
     assert [(r.number, r.status) for r in night.rounds.order_by("number")] == [
         (1, "finished"),
         (2, "started"),
     ]
     assert len(night.standings.rows) == 8
+    cup = Tournament.objects.get(status="finished")  # the club's finished round robin of four teams
+    assert cup.club == night.club and len(cup.standings.ranking) == 4
+    club = Club.objects.get(slug="demo-club")
+    assert club.members.count() == Player.objects.count()
+    table = season_table(Season.objects.get(club=club))
+    assert [row.total for row in table.rows[:2]] == [25, 25]  # the cup's winners, on the default scale
+    assert Player.objects.filter(rating__isnull=False).count() == 8 * 2  # the cup's eight played the night too
     call_command("demo_data", stdout=io.StringIO())
-    assert Match.objects.count() == 2 + 8
+    assert Match.objects.count() == 2 + 8 + 6
 
 
 def replay_bytes(path_or_dash, stdin=b""):

@@ -1,12 +1,22 @@
-"""``manage.py demo_data``: players, teams, a match in progress and a finished match."""
+"""``manage.py demo_data``: players, teams, a match in progress and a finished match, a club with its
+members, a finished and a running tournament of the club, its season and the players' ratings."""
 
+import datetime
 import random
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+from django.utils import timezone
 
+from league import ratings
+from league.services import season_create
+from players import clubs
+from players.models import Club, Player
+from players.services import player_create
 from scoring import services
 from scoring.models import Match
+from tournaments import services as tournaments
+from tournaments.models import Tournament
 
 TEAMS = [
     ("Kafeneio A", ("Nikos", "Eleni")),
@@ -68,23 +78,66 @@ class Command(BaseCommand):
         )
         for number in range(6):
             services.deal_record(match=playing, deal=demo_deal(rng, number), user=user)
-        self.demo_tournament(user, rng)
+        club = clubs.club_create(name="Demo club", by=user, city="Athens", about="Friday nights at the café.")
+        self.demo_cup(user, rng, club)
+        self.demo_tournament(user, rng, club)
+        for player in Player.objects.filter(merged_into__isnull=True):
+            clubs.member_add(club=club, player=player)
+        today = timezone.localdate()
+        season_create(
+            user=user,
+            club=club,
+            name="Demo season",
+            starts_on=today.replace(month=1, day=1),
+            ends_on=today.replace(month=12, day=31),
+        )
+        ratings.ratings_refresh()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data loaded: a finished match ({finished}), one in progress ({playing}) and a Swiss "
-                "tournament in its second round. Log in as demo / demo."
+                "tournament in its second round, a finished round robin, the club, its season and the "
+                "ratings. Log in as demo / demo."
             )
         )
 
-    def demo_tournament(self, user, rng: random.Random) -> None:
-        """A club-night Swiss of 8 teams, 4 deals a match: round 1 played, round 2 under way."""
-        from tournaments import services as tournaments
+    def people(self, names: list[str]) -> list[Player]:
+        """The club's regulars of these names: one record each, made the first time."""
+        known = getattr(self, "_people", {})
+        self._people = known
+        return [
+            known.setdefault(name, player_create(name=name)) if name not in known else known[name]
+            for name in names
+        ]
 
-        night = tournaments.tournament_create(
-            organizer=user, name="Friday club night", swiss_rounds=3, deals_per_match=4, cuts=[1]
+    def demo_cup(self, user, rng: random.Random, club: Club) -> None:
+        """Last week's round robin of the first four night teams, 2 deals a match, played to its end."""
+        cup = tournaments.tournament_create(
+            organizer=user,
+            name="Last week's cup",
+            format=Tournament.Format.ROUND_ROBIN,
+            deals_per_match=2,
+            club=club,
+            starts_on=timezone.localdate() - datetime.timedelta(days=7),
         )
-        for name, players in NIGHT_TEAMS:
-            tournaments.entry_register(tournament=night, name=name, players=players)
+        for name, players in NIGHT_TEAMS[:4]:
+            tournaments.entry_register(tournament=cup, name=name, players=self.people(players))
+        tournaments.tournament_start(tournament=cup, user=user)
+        for _ in range(3):
+            rnd = tournaments.round_start(
+                rnd=tournaments.round_generate(tournament=cup, user=user), user=user
+            )
+            for table in rnd.tables.filter(match__isnull=False).select_related("match"):
+                for number in range(2):
+                    services.deal_record(match=table.match, deal=demo_deal(rng, number + 1), user=user)
+            tournaments.standings_refresh(tournament_id=cup.pk)
+
+    def demo_tournament(self, user, rng: random.Random, club: Club) -> None:
+        """A club-night Swiss of 8 teams, 4 deals a match: round 1 played, round 2 under way."""
+        night = tournaments.tournament_create(
+            organizer=user, name="Friday club night", swiss_rounds=3, deals_per_match=4, cuts=[1], club=club
+        )
+        for name, players in NIGHT_TEAMS:  # the cup's players are the same people, picked
+            tournaments.entry_register(tournament=night, name=name, players=self.people(players))
         tournaments.tournament_start(tournament=night, user=user)
         for round_number in (1, 2):
             rnd = tournaments.round_generate(tournament=night, user=user)
