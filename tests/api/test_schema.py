@@ -249,8 +249,8 @@ MATCH_WRITES = {
     "PUT /api/v1/matches/{id}/deals/{deal_id}/",
 }
 
-EXAMPLES = 6  # per mode (valid / invalid data) and path parameters (generated / existing): <= 24
-BUDGET = 60  # seconds of generated requests; operations left when it runs out are listed as skipped
+EXAMPLES = 4  # per mode (valid / invalid data) and path parameters (generated / existing): <= 16
+BUDGET = 90  # seconds of generated requests; operations left when it runs out are listed as skipped
 
 
 @pytest.fixture
