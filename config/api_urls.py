@@ -16,6 +16,7 @@ from league.api.players import PlayerViewSet
 from league.api.ratings import RatingViewSet
 from league.api.seasons import SeasonViewSet
 from scoring.api import MatchViewSet, TeamViewSet
+from scoring.preset_api import PresetViewSet
 from tournaments.api import TournamentViewSet
 
 router = DefaultRouter()
@@ -28,6 +29,7 @@ router.register("teams", TeamViewSet, basename="team")
 router.register("ratings", RatingViewSet, basename="rating")
 router.register("clubs", ClubViewSet, basename="club")
 router.register("seasons", SeasonViewSet, basename="season")
+router.register("presets", PresetViewSet, basename="preset")
 
 
 class TokenView(ObtainAuthToken):

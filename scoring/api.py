@@ -35,12 +35,40 @@ EXAMPLE_TEAMS = [
     {"name": "Kafeneio B", "players": ["Giorgos", "Maria"]},
 ]
 EXAMPLE_DEAL = {"maker": 0, "card_points": [90, 62], "last_trick": 0, "melds": [["seq3"], []]}
+# Coinche (RULES.md §6): a bid is 80–160 in tens, "capot" or "generale"; a générale names the seat of the
+# taker who took every trick alone (its team is the capot); in sans-atout the fours are named by rank.
+EXAMPLE_COINCHE_DEAL = {
+    "maker": 0,
+    "contract": {"suit": "hearts", "bid": "generale", "multiplier": 1},
+    "card_points": [152, 0],
+    "capot": 0,
+    "generale": 2,
+    "melds": [["seq3"], []],
+    "belote": [1, 0],
+}
 DEAL_EXAMPLES = [
     OpenApiExample("A made deal", value=EXAMPLE_DEAL, request_only=True),
     OpenApiExample("All passed", value={"thrown_in": True}, request_only=True),
+    OpenApiExample(
+        "Coinche: a générale bid, made by seat 2",
+        value=EXAMPLE_COINCHE_DEAL,
+        request_only=True,
+        description="A Coinche match's deal: the bid may also be a number (80 to 160 in tens) or "
+        '"capot"; coinché is `multiplier` 2, surcoinché 4.',
+    ),
 ]
 MATCH_EXAMPLE = OpenApiExample(
     "A Mpourloto match", value={"ruleset": "mpourloto", "teams": EXAMPLE_TEAMS}, request_only=True
+)
+COINCHE_MATCH_EXAMPLE = OpenApiExample(
+    "A Coinche match to 2001, sans-atout and tout-atout allowed",
+    value={"ruleset": "coinche", "options": {"target": 2001, "sa_ta": True}, "teams": EXAMPLE_TEAMS},
+    request_only=True,
+)
+PRESET_MATCH_EXAMPLE = OpenApiExample(
+    "A match under a named preset",
+    value={"preset": "Cypriot café 351", "teams": EXAMPLE_TEAMS},
+    request_only=True,
 )
 IMPORT_EXAMPLE = OpenApiExample(
     "A match file",
@@ -49,6 +77,33 @@ IMPORT_EXAMPLE = OpenApiExample(
         "teams": EXAMPLE_TEAMS,
         "first_dealer": 0,
         "deals": [{"thrown_in": True}, EXAMPLE_DEAL],
+    },
+    request_only=True,
+)
+COINCHE_IMPORT_EXAMPLE = OpenApiExample(
+    "A Coinche match file",
+    value={
+        "ruleset": "coinche",
+        "options": {"target": 1000},
+        "teams": EXAMPLE_TEAMS,
+        "first_dealer": 0,
+        "deals": [
+            {
+                "maker": 0,
+                "contract": {"suit": "hearts", "bid": 100, "multiplier": 1},
+                "card_points": [92, 60],
+                "last_trick": 0,
+                "melds": [[], []],
+                "belote": [1, 0],
+            },
+            {
+                "maker": 1,
+                "contract": {"suit": "spades", "bid": "capot", "multiplier": 2},
+                "card_points": [0, 152],
+                "capot": 1,
+                "melds": [[], []],
+            },
+        ],
     },
     request_only=True,
 )
@@ -114,8 +169,19 @@ class MatchTeamSerializer(serializers.Serializer):
 class MatchCreateSerializer(serializers.Serializer):
     """The head of a match file: what a match starts with."""
 
-    ruleset = serializers.ChoiceField(choices=RULESET_KEYS, default="mpourloto")
-    options = serializers.DictField(required=False, default=dict)
+    ruleset = serializers.ChoiceField(
+        choices=RULESET_KEYS, required=False, help_text="Left out: the preset's game, else mpourloto"
+    )
+    options = serializers.DictField(
+        required=False, default=dict, help_text="With a preset: changes over the preset's options"
+    )
+    preset = serializers.CharField(
+        max_length=80,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A named preset (GET /api/v1/presets/), by name or slug: its game and options",
+    )
     teams = MatchTeamSerializer(many=True)
     first_dealer = serializers.IntegerField(min_value=0, max_value=3, default=0)
 
@@ -135,6 +201,7 @@ class MatchListSerializer(serializers.ModelSerializer):
             "id",
             "ruleset",
             "options",
+            "preset",
             "teams",
             "first_dealer",
             "status",
@@ -198,7 +265,11 @@ DEAL_SCHEMA = inline_serializer(
     fields={
         "thrown_in": serializers.BooleanField(required=False),
         "maker": serializers.IntegerField(required=False, min_value=0, max_value=1),
-        "contract": serializers.DictField(required=False),
+        "contract": serializers.DictField(
+            required=False,
+            help_text="suit, bid and multiplier (1, 2 or 4); in Coinche the bid is 80 to 160 in tens, "
+            '"capot" or "generale"',
+        ),
         "card_points": serializers.ListField(child=serializers.IntegerField(), required=False),
         "last_trick": serializers.IntegerField(required=False, allow_null=True),
         "capot": serializers.IntegerField(required=False, allow_null=True),
@@ -208,6 +279,13 @@ DEAL_SCHEMA = inline_serializer(
         ),
         "belote": serializers.ListField(child=serializers.IntegerField(), required=False),
         "declarations_winner": serializers.JSONField(required=False),
+        "generale": serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=0,
+            max_value=3,
+            help_text="Coinche: the seat of the taker who took every trick alone (their team is the capot)",
+        ),
     },
 )
 
@@ -344,10 +422,13 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return int(value) if re.fullmatch(r"[0-9]{1,9}", value) else -1
 
     @extend_schema(
-        request=MatchCreateSerializer, responses={201: MatchDetailSerializer}, examples=[MATCH_EXAMPLE]
+        request=MatchCreateSerializer,
+        responses={201: MatchDetailSerializer},
+        examples=[MATCH_EXAMPLE, COINCHE_MATCH_EXAMPLE, PRESET_MATCH_EXAMPLE],
     )
     def create(self, request):
-        """Start a match: rule set, options, two teams (seated 0/2 and 1/3), the first dealer."""
+        """Start a match: rule set and options (or a named preset and changes over it), two teams (seated
+        0/2 and 1/3), the first dealer."""
         data = MatchCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
@@ -364,8 +445,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         ]
         match = services.match_create(
             teams=teams,
-            ruleset=d["ruleset"],
+            ruleset=d.get("ruleset"),
             options=d["options"],
+            preset=d["preset"],
             first_dealer=d["first_dealer"],
             created_by=request.user,
         )
@@ -374,7 +456,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(
         request=OpenApiTypes.OBJECT,
         responses={201: MatchDetailSerializer},
-        examples=[IMPORT_EXAMPLE],
+        examples=[IMPORT_EXAMPLE, COINCHE_IMPORT_EXAMPLE],
         description="A match file (FORMAT.md) with its deals: the same checks as the tablet; a bad file "
         "saves nothing and the error names the deal and the field.",
     )

@@ -14,9 +14,11 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import Player, Team
 
-from . import engine, selectors
+from . import engine, presets, selectors
 from .engine.rulesets.base import DECK_TOTALS, DECLARATION_POINTS
 from .engine.rulesets.bulgarian import SEQUENCE_LENGTH
+from .engine.rulesets.coinche import SEQUENCES as COINCHE_SEQUENCES
+from .engine.rulesets.coinche import Coinche
 from .engine.rulesets.mpourloto import MELD_POINTS
 from .messages import GAME_NAMES, engine_sentence
 
@@ -45,6 +47,10 @@ SUIT_NAMES = {
 }
 BID_CHIPS = tuple(range(80, 170, 10))  # higher bids are typed
 MULTIPLIERS = [(1, "×1"), (2, _("×2 contra")), (4, _("×4 re-contra"))]
+# Coinche's bids beyond the numbers, and its words for ×2 and ×4 (the sheet shows them too).
+BID_WORDS = {"capot": _("capot"), "generale": _("générale")}
+COINCHE_MULTIPLIERS = {2: _("coinché"), 4: _("surcoinché")}
+TOUT_ATOUT_BELOTES = 4  # one a suit
 
 
 @dataclass(frozen=True)
@@ -67,8 +73,13 @@ class Pad:
     bids: bool = False
     doubling: bool = False
     belotes: int = 0  # at most this many belotes a team; 0: no belote chip
-    contest: str | None = None  # "melds" (option), "declarations" or "sequences"
+    contest: str | None = None  # "melds" (option), "declarations", "sequences" or "announcements"
     solo_capot: bool = False
+    # Coinche: the bids are taps up to the match's highest bid, capot and générale (with the seat of the
+    # taker who took every trick alone), none typed; sans-atout and tout-atout only with its option sa_ta;
+    # the announcements follow its options (none in contrée, the fours by rank with sans-atout).
+    bid_words: bool = False
+    option_suits: tuple[str, ...] = ()
 
 
 MPOURLOTO_CHIPS = (
@@ -85,6 +96,17 @@ DECLARATION_CHIPS = (
     Chip("four", "+100 4×", _("four A, K, Q or 10")),
     Chip("four9", "+150 4×9", _("four 9s"), most=1),
     Chip("fourJ", _("+200 4×J"), _("four Jacks"), most=1),
+)
+# Coinche with sans-atout (its option sa_ta): a four's rank decides its value there (four Aces 200, four
+# 10s 150, the others 100), so each rank has its chip; the labels leave the points out.
+NAMED_FOUR_CHIPS = (
+    *DECLARATION_CHIPS[:3],
+    Chip("fourA", _("4×A"), _("four Aces"), most=1),
+    Chip("four10", "4×10", _("four 10s"), most=1),
+    Chip("fourK", _("4×K"), _("four Kings"), most=1),
+    Chip("fourQ", _("4×Q"), _("four Queens"), most=1),
+    Chip("four9", "4×9", _("four 9s"), most=1),
+    Chip("fourJ", _("4×J"), _("four Jacks"), most=1),
 )
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 PADS = {
@@ -114,7 +136,41 @@ PADS = {
     ),
     "french": Pad(_("Taker"), _("capot"), _("Tap the taker team."), DECLARATION_CHIPS, belotes=1),
     "classic": Pad(_("Taker"), _("capot"), _("Tap the taker team."), belotes=1, solo_capot=True),
+    "coinche": Pad(
+        _("Taker"),
+        _("capot"),
+        _("Tap the taker team."),
+        DECLARATION_CHIPS,
+        SUITS,
+        bids=True,
+        doubling=True,
+        belotes=1,
+        contest="announcements",
+        bid_words=True,
+        option_suits=("notrump", "alltrump"),
+    ),
 }
+
+
+def pad_chips(ruleset: str, opts: Any) -> tuple[Chip, ...]:
+    """The meld chips of a game's pad under a match's options (``opts``: the rule set's options)."""
+    pad = PADS[ruleset]
+    if pad.contest != "announcements":
+        return pad.chips
+    if not opts.annonces:
+        return ()  # contrée: only the belote
+    if opts.sa_ta and opts.sa_carres == "ffb":
+        return NAMED_FOUR_CHIPS
+    return pad.chips
+
+
+def rules_options(ruleset: str, options: dict[str, Any] | None) -> Any:
+    """The rule set's options of a match (its defaults where the stored ones do not read)."""
+    rules = engine.get_ruleset(ruleset)
+    try:
+        return rules.options(options or {})
+    except engine.ScoringError:
+        return rules.options()
 
 
 def _count_field(most: int) -> forms.IntegerField:
@@ -161,6 +217,19 @@ def _player_pick() -> forms.ModelChoiceField:
 
 def _same_name(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+COINCHE_TARGETS = (1000, 1500, 2000, 2001)
+# The new-match form's Coinche fields and the options they set (``coinche_contree`` sets annonces off).
+COINCHE_FIELDS = {
+    "coinche_target": "target",
+    "coinche_litige": "litige",
+    "coinche_base": "base",
+    "coinche_made_scoring": "made_scoring",
+    "coinche_surcoinche": "surcoinche_multiplier",
+    "coinche_max_bid": "max_bid",
+    "coinche_sa_ta": "sa_ta",
+}
 
 
 class MatchForm(forms.Form):
@@ -214,6 +283,49 @@ class MatchForm(forms.Form):
     litige = forms.BooleanField(
         required=False, label=_("Litige: a tie is not dedans, the taker's points are held")
     )
+    # Coinche: the rules a club sets most (every other one: a preset), named apart from the other games'
+    # options (its litige is not French Belote's).
+    coinche_target = forms.TypedChoiceField(
+        coerce=int,
+        choices=[(t, str(t)) for t in COINCHE_TARGETS],
+        initial=COINCHE_TARGETS[0],
+        widget=forms.RadioSelect,
+        required=False,
+        label=_("Play to"),
+    )
+    coinche_litige = forms.ChoiceField(
+        choices=[
+            ("failed", pgettext_lazy("deal result", "failed")),
+            ("made", pgettext_lazy("deal result", "made")),
+            ("held", _("held for the next winner")),
+        ],
+        initial="failed",
+        required=False,
+        label=_("Equal totals (litige)"),
+    )
+    coinche_base = forms.TypedChoiceField(
+        coerce=int,
+        choices=[(160, "160"), (162, "162")],
+        initial=160,
+        required=False,
+        label=_("A failed contract: the defence writes the bid +"),
+    )
+    coinche_made_scoring = forms.ChoiceField(
+        choices=[("points_plus_bid", _("its points + the bid")), ("bid_only", _("the bid alone"))],
+        initial="points_plus_bid",
+        required=False,
+        label=_("A made contract writes"),
+    )
+    coinche_surcoinche = forms.TypedChoiceField(
+        coerce=int, choices=[(4, "×4"), (3, "×3")], initial=4, required=False, label=_("Surcoinché")
+    )
+    coinche_max_bid = forms.TypedChoiceField(
+        coerce=int, choices=[(160, "160"), (180, "180")], initial=160, required=False, label=_("Highest bid")
+    )
+    coinche_sa_ta = forms.BooleanField(required=False, label=_("Sans-atout and tout-atout may be bid"))
+    coinche_contree = forms.BooleanField(
+        required=False, label=_("Contrée: no announcements, only the belote")
+    )
 
     def __init__(
         self, *args: Any, user: Any = None, recent_teams: Sequence[Team] = (), **kwargs: Any
@@ -227,6 +339,23 @@ class MatchForm(forms.Form):
             self.fields[f"team{t}_player_a_id"].queryset = players
             self.fields[f"team{t}_player_b_id"].queryset = players
         self.recent_teams = list(recent_teams)
+        # A preset select per game (``preset_coinche``): only the chosen game's counts.
+        named: dict[str, list[tuple[str, str]]] = {key: [] for key in engine.RULESETS}
+        for preset in presets.preset_list():
+            named[preset.ruleset].append((preset.name, preset.name))
+        for key, choices in named.items():
+            self.fields[f"preset_{key}"] = forms.ChoiceField(
+                choices=[("", _("None: the options below")), *choices], required=False, label=_("Preset")
+            )
+
+    @property
+    def preset_fields(self) -> list[tuple[str, Any]]:
+        """Each game's preset select, with its game's key."""
+        return [(key, self[f"preset_{key}"]) for key in engine.RULESETS]
+
+    def preset(self) -> str:
+        """The preset chosen for the chosen game ("" for none)."""
+        return self.cleaned_data.get(f"preset_{self.cleaned_data['ruleset']}") or ""
 
     def pick_choices(self, t: int) -> list[tuple[Team, bool]]:
         """The earlier teams offered for team ``t``, each with whether it is the one chosen: this
@@ -291,19 +420,54 @@ class MatchForm(forms.Form):
         return teams
 
     def options(self) -> dict[str, Any]:
-        """The chosen game's options only; a blank target is the game's own."""
+        """The chosen game's options only; a blank target is the game's own. Under a preset, only the
+        options changed from the game's usual ones, and a target typed (they go over the preset's)."""
         rules = engine.RULESETS[self.cleaned_data["ruleset"]]
+        usual = dataclasses.asdict(rules.options()) if self.preset() else {}
+        if self.cleaned_data.get("target"):
+            usual.pop("target", None)  # a target typed always counts, even the game's usual one
+        given = self.coinche_options() if self.cleaned_data["ruleset"] == "coinche" else self.cleaned_data
         options = {}
         for field in dataclasses.fields(rules.Options):
-            value = self.cleaned_data.get(field.name)
-            if value is not None and value != "":
+            value = given.get(field.name)
+            if value is not None and value != "" and not (field.name in usual and value == usual[field.name]):
                 options[field.name] = value
         return options
+
+    def coinche_options(self) -> dict[str, Any]:
+        """Coinche's options from its own fields (as ``options`` reads the other games' from theirs); a
+        target typed in "Play to" wins over the one tapped."""
+        d = self.cleaned_data
+        options = {option: d.get(name) for name, option in COINCHE_FIELDS.items()}
+        options["annonces"] = not d.get("coinche_contree")
+        if d.get("target"):
+            options["target"] = d["target"]
+        return options
+
+    @staticmethod
+    def initial_options(ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
+        """The form's option fields filled in as a match's ``options`` were ("play again")."""
+        initial: dict[str, Any] = {}
+        if ruleset == "coinche":
+            initial.update({name: options[o] for name, o in COINCHE_FIELDS.items() if o in options})
+            initial["coinche_contree"] = not options.get("annonces", True)
+            if options.get("target") not in COINCHE_TARGETS:
+                initial.pop("coinche_target", None)
+                initial["target"] = options.get("target")
+            return initial
+        usual = engine.RULESETS[ruleset].options().target
+        for name, value in options.items():
+            if name in MatchForm.base_fields and not (name == "target" and value == usual):
+                initial[name] = value
+        return initial
 
 
 # The pad's rows in the order the table announces a deal, and the row of each field (the error of
 # a field shows at its row and, in this order, beside Record; tablet.js knows the same rows).
-PAD_ROWS = ("maker", "bid", "suit", "multiplier", "melds", "declarations_winner", "card_points", "last_trick")
+PAD_ROWS = (
+    "maker", "bid", "generale", "suit", "multiplier", "melds", "declarations_winner", "card_points",
+    "last_trick",
+)  # fmt: skip
 FIELD_ROWS = {
     "bid_more": "bid",
     "points_team": "card_points",
@@ -360,23 +524,46 @@ class DealForm(forms.Form):
         self.ruleset = ruleset
         self.pad = PADS[ruleset]
         self.match_options = options or {}
-        pad = self.pad
-        if pad.suits:
+        self.rules_options = rules_options(ruleset, self.match_options)
+        pad, opts = self.pad, self.rules_options
+        with_sa_ta = bool(pad.option_suits) and opts.sa_ta
+        self.suits = (*pad.suits, *(pad.option_suits if with_sa_ta else ()))
+        self.chips = pad_chips(ruleset, opts)
+        self.belotes = TOUT_ATOUT_BELOTES if with_sa_ta else pad.belotes
+        if self.suits:
             self.fields["suit"] = forms.ChoiceField(
-                choices=[(s, SUIT_NAMES[s]) for s in pad.suits], widget=forms.RadioSelect, required=False
+                choices=[(s, SUIT_NAMES[s]) for s in self.suits], widget=forms.RadioSelect, required=False
             )
-        if pad.bids:
+        if pad.bid_words:
+            self.fields["bid"] = forms.ChoiceField(
+                choices=self.bid_choices(), widget=forms.RadioSelect, required=False
+            )
+            self.fields["generale"] = forms.TypedChoiceField(
+                coerce=int,
+                choices=[(seat, seat) for seat in range(4)],
+                widget=forms.RadioSelect,
+                required=False,
+                empty_value=None,
+            )
+        elif pad.bids:
             self.fields["bid"] = forms.IntegerField(min_value=80, max_value=1000, required=False)
             self.fields["bid_more"] = forms.IntegerField(min_value=80, max_value=1000, required=False)
         if pad.doubling:
+            multipliers = MULTIPLIERS
+            if pad.bid_words:  # Coinche's words, and its factors (surcoinché may be ×3)
+                multipliers = [
+                    (1, "×1"),
+                    (2, f"{COINCHE_MULTIPLIERS[2]} ×{opts.coinche_multiplier}"),
+                    (4, f"{COINCHE_MULTIPLIERS[4]} ×{opts.surcoinche_multiplier}"),
+                ]
             self.fields["multiplier"] = forms.TypedChoiceField(
-                coerce=int, choices=MULTIPLIERS, widget=forms.RadioSelect, initial=1, required=False
+                coerce=int, choices=multipliers, widget=forms.RadioSelect, initial=1, required=False
             )
         for team in (0, 1):
-            for chip in pad.chips:
+            for chip in self.chips:
                 self.fields[f"melds{team}_{chip.code}"] = _count_field(chip.most)
-            if pad.belotes:
-                self.fields[f"belote{team}"] = _count_field(pad.belotes)
+            if self.belotes:
+                self.fields[f"belote{team}"] = _count_field(self.belotes)
         if pad.solo_capot:
             self.fields["solo_capot"] = forms.BooleanField(required=False, label=_("Solo capot (one player)"))
         if not self.is_bound and not self.initial.get("client_key"):
@@ -393,13 +580,17 @@ class DealForm(forms.Form):
     @property
     def shows_contest(self) -> bool:
         contest = self.pad.contest
+        if contest == "announcements":  # Coinche: only the best team's count (unless each team's do)
+            return bool(self.chips) and self.rules_options.melds_scoring == "best_team"
         return contest in ("declarations", "sequences") or (
             contest == "melds" and bool(self.match_options.get("best_melds_only"))
         )
 
     @classmethod
-    def initial_from(cls, ruleset: str, deal: engine.Deal) -> dict[str, Any]:
-        """Form values showing a recorded deal, for its correction."""
+    def initial_from(
+        cls, ruleset: str, deal: engine.Deal, options: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Form values showing a recorded deal, for its correction (``options``: the match's)."""
         initial: dict[str, Any] = {"client_key": uuid.uuid4()}
         if deal.thrown_in:
             return initial
@@ -410,11 +601,15 @@ class DealForm(forms.Form):
             initial["declarations_winner"] = str(deal.declarations_winner)
         if deal.contract is not None:
             initial.update(suit=deal.contract.suit, multiplier=deal.contract.multiplier)
-            if deal.contract.bid in BID_CHIPS:
+            if pad.bid_words and deal.contract.bid is not None:
+                initial["bid"] = str(deal.contract.bid)
+            elif deal.contract.bid in BID_CHIPS:
                 initial["bid"] = deal.contract.bid
             elif deal.contract.bid is not None:
                 initial["bid_more"] = deal.contract.bid
-        chips = {chip.code for chip in pad.chips}
+        if deal.generale is not None:
+            initial["generale"] = deal.generale
+        chips = {chip.code for chip in pad_chips(ruleset, rules_options(ruleset, options))}
         for team, melds in enumerate(deal.melds):
             for code in melds:
                 key = f"melds{team}_{code if code in chips else 'four'}"  # Mpourloto: any four is one chip
@@ -423,23 +618,29 @@ class DealForm(forms.Form):
         initial["solo_capot"] = deal.solo_capot
         return initial
 
-    def meld_rows(self) -> list[tuple[int, list[tuple[Any, Chip, int]]]]:
-        """Per team, the bound meld fields with their chips and their rank in the contest."""
-        return [
-            (
-                t,
-                [
-                    (self[f"melds{t}_{chip.code}"], chip, self.contest_rank(chip.code))
-                    for chip in self.pad.chips
-                ],
-            )
-            for t in (0, 1)
-        ]
+    def meld_rows(self) -> list[tuple[int, list[tuple[Any, Chip, int, int | str]]]]:
+        """Per team, the bound meld fields with their chips, their rank in the contest and, where it
+        differs in sans-atout (Coinche's fours by rank), their rank there ("" where it does not)."""
+        sans_atout = "notrump" in self.suits and self.pad.contest == "announcements"
+        rows = []
+        for t in (0, 1):
+            chips = []
+            for chip in self.chips:
+                rank = self.contest_rank(chip.code)
+                notrump = self.contest_rank(chip.code, "notrump") if sans_atout else rank
+                chips.append((self[f"melds{t}_{chip.code}"], chip, rank, "" if notrump == rank else notrump))
+            rows.append((t, chips))
+        return rows
 
-    def contest_rank(self, code: str) -> int:
+    def contest_rank(self, code: str, suit: str | None = None) -> int:
         """What a meld weighs in this game's contest of equal best melds (0: it takes no part):
-        Bulgarian compares the longest sequences, Pilotta and Mpourloto the best meld's points."""
+        Bulgarian compares the longest sequences, Pilotta and Mpourloto the best meld's points,
+        Coinche the best announcement's points in the contract's ``suit``, a four over a sequence."""
         contest = self.pad.contest
+        if contest == "announcements":
+            rules = engine.get_ruleset(self.ruleset)
+            points = rules.announcement_value(code, suit or "hearts", self.rules_options)
+            return 2 * points + (code not in COINCHE_SEQUENCES) if points else 0
         if contest == "sequences":
             return SEQUENCE_LENGTH.get(code, 0)
         if contest == "declarations":
@@ -455,10 +656,11 @@ class DealForm(forms.Form):
         if not self.shows_contest:
             return False
         best = []
+        suit = self["suit"].value() if "suit" in self.fields else None
         for t in (0, 1):
             ranks = [
-                self.contest_rank(chip.code)
-                for chip in self.pad.chips
+                self.contest_rank(chip.code, suit)
+                for chip in self.chips
                 if _count(self[f"melds{t}_{chip.code}"])
             ]
             best.append(max(ranks, default=0))
@@ -469,7 +671,11 @@ class DealForm(forms.Form):
         """What the pad says when a required tap is missing, per field (the server's and the page's)."""
         pad = self.pad
         messages = {"maker": str(pad.maker_missing)}
-        if pad.bids:
+        if pad.bid_words:
+            messages["bid"] = gettext("Tap the bid: 80 to %(most)s, capot or générale.") % {
+                "most": self.rules_options.max_bid
+            }
+        elif pad.bids:
             messages["bid"] = gettext("Tap the bid (80, 90, 100 …) or type a higher one.")
         if pad.suits:
             messages["suit"] = gettext("Tap the contract's suit.")
@@ -486,7 +692,7 @@ class DealForm(forms.Form):
         errors = [("", str(e)) for e in self.non_field_errors()]
         if self["client_key"].errors:
             errors.append(("", gettext("The form expired; reload the page.")))
-        titles = {f"melds{t}_{chip.code}": str(chip.title) for t in (0, 1) for chip in self.pad.chips}
+        titles = {f"melds{t}_{chip.code}": str(chip.title) for t in (0, 1) for chip in self.chips}
         titles.update({f"belote{t}": gettext("Belote") for t in (0, 1)})
         fields = sorted(
             (name for name in self.fields if name not in ("client_key", "version") and self[name].errors),
@@ -497,14 +703,33 @@ class DealForm(forms.Form):
                 errors.append((pad_row(name), f"{titles[name]}: {e}" if name in titles else str(e)))
         return errors
 
-    bid_chips = BID_CHIPS
+    def bid_choices(self) -> list[tuple[str, str]]:
+        """(value, label) of each bid tap: 80 to 160 (Pilotta types a higher one); Coinche's to the
+        match's highest bid, then capot and générale."""
+        if not self.pad.bid_words:
+            return [(str(bid), str(bid)) for bid in BID_CHIPS]
+        numbers = [(str(bid), str(bid)) for bid in range(80, self.rules_options.max_bid + 1, 10)]
+        return [*numbers, *((word, str(label)) for word, label in BID_WORDS.items())]
+
+    @staticmethod
+    def generale_seats() -> list[tuple[int, int]]:
+        """(seat, team) of the seats, for Coinche's générale: the taker who took every trick alone."""
+        return [(seat, engine.team_of(seat)) for seat in range(4)]
 
     def belote_fields(self) -> list[Any]:
-        return [self[f"belote{t}"] for t in (0, 1)] if self.pad.belotes else []
+        return [self[f"belote{t}"] for t in (0, 1)] if self.belotes else []
+
+    def deck(self, suit: str | None) -> int:
+        """Card points in the cards of a contract as the scorekeeper counts them: 152, 120 in no
+        trumps and 248 in all trumps (Coinche: 152 in every contract under the federation's values)."""
+        rules = engine.get_ruleset(self.ruleset)
+        if suit and isinstance(rules, Coinche):
+            return rules.deck(suit, self.rules_options)
+        return DECK_TOTALS[suit] if suit else 152
 
     def suit_choices(self) -> list[tuple[str, str, str, int]]:
         """(value, symbol, name, deck total) of each suit the pad offers."""
-        return [(s, SUIT_LABELS[s], SUIT_NAMES[s], DECK_TOTALS[s]) for s in self.pad.suits]
+        return [(s, SUIT_LABELS[s], SUIT_NAMES[s], self.deck(s)) for s in self.suits]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -513,18 +738,23 @@ class DealForm(forms.Form):
             return data
         pad = self.pad
         missing = self.missing
+        generale = data.get("generale")
+        if generale is not None and not data.get("last_trick"):
+            data["last_trick"] = f"capo{engine.team_of(generale)}"  # a générale is the takers' capot
         for name in ("maker", "suit", "last_trick"):
             if name in missing and data.get(name) in (None, "") and name not in self.errors:
                 self.add_error(name, missing[name])
         bid = None
         if pad.bids:
-            bid = data.get("bid_more") or data.get("bid")
+            bid = data.get("bid_more") or data.get("bid") or None
+            if isinstance(bid, str) and bid.isdigit():
+                bid = int(bid)  # Coinche's taps: a number, or capot or générale
             if bid is None and "bid" not in self.errors and "bid_more" not in self.errors:
                 self.add_error("bid", missing["bid"])
         if self.errors:
             return data
         suit = data.get("suit")
-        total = DECK_TOTALS[suit] if suit else 152
+        total = self.deck(suit)
         last = data["last_trick"]
         capot = int(last[-1]) if last.startswith("capo") else None
         typed, team = data.get("card_points"), data.get("points_team") or 0
@@ -555,7 +785,7 @@ class DealForm(forms.Form):
             cards = [total - typed, total - typed]
             cards[team] = typed
         deal: dict[str, Any] = {"maker": data["maker"]}
-        if pad.suits:
+        if self.suits:
             deal["contract"] = {"suit": suit, "multiplier": data.get("multiplier") or 1}
             if pad.bids:
                 deal["contract"]["bid"] = bid
@@ -573,15 +803,20 @@ class DealForm(forms.Form):
                     % {"capot": pad.capot_word},
                 )
                 return data
+        if generale is not None:
+            deal["generale"] = generale
         deal["melds"] = [
-            [chip.code for chip in pad.chips for _ in range(data.get(f"melds{t}_{chip.code}") or 0)]
+            [chip.code for chip in self.chips for _ in range(data.get(f"melds{t}_{chip.code}") or 0)]
             for t in (0, 1)
         ]
-        if pad.belotes:
+        if self.belotes:
             deal["belote"] = [data.get(f"belote{t}") or 0 for t in (0, 1)]
         winner = data.get("declarations_winner")
         if winner and self.shows_contest:
-            deal["declarations_winner"] = winner if winner == "equal" else int(winner)
+            if winner != "equal":
+                deal["declarations_winner"] = int(winner)
+            elif pad.contest != "announcements":  # Coinche: equal and none count is no winner (null)
+                deal["declarations_winner"] = winner
         data["deal"] = deal
         return data
 
@@ -597,6 +832,8 @@ class DealForm(forms.Form):
             "contract.bid": "bid",
             "contract.multiplier": "multiplier",
             "solo_capot": "solo_capot",
+            "generale": "generale",
+            "capot": "last_trick",
         }.get(field)
         if target not in self.fields:
             target = None

@@ -25,6 +25,7 @@ GAME_NAMES = {
     "bulgarian": gettext_noop("Bulgarian Belote"),
     "french": gettext_noop("French Belote"),
     "classic": gettext_noop("Belote Classic"),
+    "coinche": gettext_noop("Coinche"),
 }
 
 # Choice labels of scoring.models (Match.Status); translated with ``label``.
@@ -109,6 +110,21 @@ ENGINE_MESSAGES = (
     gettext_noop("unknown meld %(meld)s; melds are %(melds)s"),
     gettext_noop("a deal must be a JSON object"),
     gettext_noop("unknown field; a deal has %(fields)s"),
+    gettext_noop('must be a whole number (in Coinche also "capot" or "generale")'),
+    # scoring/engine/rulesets/coinche.py (and the générale of base.py)
+    gettext_noop("bids go in tens from 80 to %(most)s, or are capot or generale"),
+    gettext_noop("sans-atout and tout-atout are bid only with the option sa_ta"),
+    gettext_noop("Coinche records a générale instead: the seat of the taker who took every trick"),
+    gettext_noop("a générale is every trick taken by one of the takers: a takers' seat"),
+    gettext_noop("a générale is a capot: the takers (team %(n)s) took every trick"),
+    gettext_noop("no announcements in this game (contrée): only the belote counts"),
+    gettext_noop("in sans-atout the fours score by rank: name them fourA, four10, fourK, fourQ"),
+    gettext_noop("name the team whose announcements count, or null when nobody's do"),
+    gettext_noop("%(game)s has no générale"),
+    gettext_noop("four of a kind of Aces"),
+    gettext_noop("four of a kind of 10s"),
+    gettext_noop("four of a kind of Kings"),
+    gettext_noop("four of a kind of Queens"),
     # scoring/services.py
     gettext_noop("the first dealer must be one of the four seats"),
     gettext_noop("a match has two teams"),
@@ -132,6 +148,21 @@ ENGINE_MESSAGES = (
     ),
     gettext_noop("this key was already used for another deal: a new deal needs a new key"),
     gettext_noop("a match file to import has at most %(most)s deals; this one has %(count)s"),
+    # scoring/presets.py
+    gettext_noop("no preset is named %(name)s"),
+    gettext_noop("must be the preset's name (at most %(most)s characters)"),
+    gettext_noop("the preset %(name)s is for %(game)s: choose that game, or another preset"),
+    gettext_noop("must be an object of option names and values"),
+    gettext_noop("a preset holds rules chosen before a match: ended_after is where a match ended"),
+    gettext_noop("a preset needs a name"),
+    gettext_noop("a preset's name has at most %(most)s characters, without control characters"),
+    gettext_noop("a preset of that name exists already: choose another name"),
+    gettext_noop("a time limit is 1 to %(most)s minutes (none: untimed)"),
+    gettext_noop("the description has at most %(most)s characters"),
+    gettext_noop("no preset or game is named %(name)s; games: %(games)s"),
+    gettext_noop("a built-in preset cannot be changed: make a copy of it"),
+    gettext_noop("only the preset's owner may change it"),
+    gettext_noop("a preset keeps its name (matches and match files name it): make a copy to have another"),
 )
 TRANSLATED_PARTS = frozenset({"game", "four"})
 

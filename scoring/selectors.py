@@ -421,4 +421,5 @@ def match_file(*, match: Match) -> dict:
         teams=tuple(engine.TeamEntry(t.name, (t.player_a.name, t.player_b.name)) for t in match.teams),
         first_dealer=match.first_dealer,
         deals=tuple(d.as_engine() for d in deals),
+        preset=match.preset,  # beside the options, which hold every rule it set (FORMAT.md)
     ).to_dict()

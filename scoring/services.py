@@ -26,7 +26,7 @@ from players import services as people
 from players.errors import PlayerError
 from players.models import Player
 
-from . import deal_sql, engine, selectors
+from . import deal_sql, engine, presets, selectors
 from .models import Deal, Match
 from .signals import MatchResult, match_changed
 
@@ -167,16 +167,26 @@ def _people(call, /, **kwargs):
 def match_create(
     *,
     teams: Sequence[tuple[str, Sequence[Player | str]]],
-    ruleset: str = "mpourloto",
+    ruleset: str | None = None,
     options: Mapping[str, Any] | None = None,
+    preset: str = "",
     first_dealer: int = 0,
     created_by: Any = None,
+    preset_must_exist: bool = True,
 ) -> Match:
     """Start a match: two teams of (name, (player, player)), seated 0/2 and 1/3.
+
+    The rules: ``ruleset`` (Mpourloto when none) and its ``options``; with a named ``preset``, its game
+    and its options, the ``options`` given over them, and its name kept beside them. An unknown preset
+    is refused, unless ``preset_must_exist`` is false (a tournament's or a match file's options are
+    spelt out already: the name is kept, whether or not the preset still exists).
 
     A player is a ``Player`` the caller picked (``scoring.selectors.team_entry`` resolves ids, where
     the caller may see them) or a name, which always makes a new player: a typed name never becomes
     an existing person. The team of that name with these two partners is reused, else made."""
+    ruleset, options, preset = presets.preset_apply(
+        preset=preset, ruleset=ruleset, options=options, must_exist=preset_must_exist
+    )
     rules = engine.get_ruleset(ruleset)
     opts = rules.options(options)
     if first_dealer not in range(4):
@@ -201,6 +211,7 @@ def match_create(
     match = Match(
         ruleset=ruleset,
         options=rules.spelt_out(opts),  # every option spelt out: a later default cannot change it
+        preset=preset,
         target=opts.target,
         team0=team0,
         team1=team1,
@@ -239,6 +250,23 @@ def _import_deals(match: Match, deals: Sequence[engine.Deal], user: Any) -> None
     bulk_create_with_history(rows, Deal, default_user=user)
 
 
+def _preset_filled(data: Any) -> Any:
+    """A match file that names a preset this site knows, its rule set and options filled in from the
+    preset where the file leaves them out (FORMAT.md: a file written by Tsoxa spells every option out,
+    so nothing changes for it). A preset this site does not know is only a name: the file's own options
+    count. A preset of another game than the file's is refused."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("preset"), str):
+        return data
+    options = data.get("options") or {}
+    ruleset = data.get("ruleset")
+    if not isinstance(options, Mapping) or not isinstance(ruleset, str | None):
+        return data  # load_match says what is wrong
+    if presets.preset_get(data["preset"]) is None:
+        return data  # another site's preset, or one deleted since: a name only
+    ruleset, options, name = presets.preset_apply(preset=data["preset"], ruleset=ruleset, options=options)
+    return {**data, "ruleset": ruleset, "options": options, "preset": name}
+
+
 @transaction.atomic
 def match_import(*, data: Mapping[str, Any], created_by: Any = None) -> Match:
     """A match file (FORMAT.md) becomes a match with its deals, all or nothing.
@@ -249,7 +277,7 @@ def match_import(*, data: Mapping[str, Any], created_by: Any = None) -> Match:
     (the same rows, and a version that counts them).
     """
     _import_size_check(data)
-    match_file = engine.load_match(data)  # every deal checked first: a bad file saves nothing
+    match_file = engine.load_match(_preset_filled(data))  # every deal checked first: a bad file saves nothing
     if match_file.teams is None:
         raise engine.ScoringError("a match file to import names its two teams", field="teams")
     # Beside the names, a team may pick existing people: ``player_ids`` and its ``id`` (team_entry).
@@ -268,8 +296,10 @@ def match_import(*, data: Mapping[str, Any], created_by: Any = None) -> Match:
         teams=teams,
         ruleset=match_file.ruleset,
         options=match_file.options,
+        preset=match_file.preset,
         first_dealer=match_file.first_dealer,
         created_by=created_by,
+        preset_must_exist=False,
     )
     if match_file.deals:
         _import_deals(match, match_file.deals, created_by)

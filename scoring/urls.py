@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import preset_views, views
 
 app_name = "scoring"
 
@@ -20,4 +20,9 @@ urlpatterns = [
     path("matches/<int:pk>/chart.svg", views.match_chart_svg, name="match_chart_svg"),
     path("matches/<int:pk>/deals/<int:deal_pk>/", views.deal_edit, name="deal_edit"),
     path("matches/<int:pk>/deals/<int:deal_pk>/delete/", views.deal_remove, name="deal_remove"),
+    path("presets/", preset_views.preset_list, name="presets"),
+    path("presets/new/", preset_views.preset_new, name="preset_new"),
+    path("presets/<str:slug>/", preset_views.preset_detail, name="preset"),
+    path("presets/<str:slug>/edit/", preset_views.preset_edit, name="preset_edit"),
+    path("presets/<str:slug>/delete/", preset_views.preset_delete, name="preset_delete"),
 ]

@@ -138,6 +138,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 teams=form.teams(),
                 ruleset=form.cleaned_data["ruleset"],
                 options=form.options(),
+                preset=form.preset(),
                 first_dealer=form.cleaned_data["first_dealer"],
                 created_by=_user(request),
             )
@@ -177,10 +178,9 @@ def _again_initial(match: Match | None) -> dict:
     if match is None:
         return {}
     initial: dict = {"ruleset": match.ruleset}
-    usual = engine.RULESETS[match.ruleset].options().target
-    for name, value in match.options.items():
-        if name in MatchForm.base_fields and not (name == "target" and value == usual):
-            initial[name] = value
+    if match.preset:
+        initial[f"preset_{match.ruleset}"] = match.preset  # offered only while it is this game's preset
+    initial.update(MatchForm.initial_options(match.ruleset, match.options))
     for t, team in enumerate(match.teams):
         initial.update({
             f"team{t}_pick": team.pk, f"team{t}_name": team.name,
@@ -358,7 +358,10 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
                 messages.success(request, gettext("Deal %(number)s corrected.") % {"number": line.row.number})
                 return redirect("scoring:match", pk=match.pk)
     else:
-        initial = {**DealForm.initial_from(match.ruleset, deal.as_engine()), "version": match.version}
+        initial = {
+            **DealForm.initial_from(match.ruleset, deal.as_engine(), match.options),
+            "version": match.version,
+        }
         form = DealForm(initial=initial, ruleset=match.ruleset, options=match.options)
     context = {
         "match": match,

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -57,8 +57,19 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 class TournamentWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    ruleset = serializers.ChoiceField(choices=RULESET_KEYS, default="mpourloto")
-    options = serializers.DictField(required=False, default=dict)
+    ruleset = serializers.ChoiceField(
+        choices=RULESET_KEYS, required=False, help_text="Left out: the preset's game, else mpourloto"
+    )
+    options = serializers.DictField(
+        required=False, default=dict, help_text="With a preset: changes over the preset's options"
+    )
+    preset = serializers.CharField(
+        max_length=80,
+        required=False,
+        allow_blank=True,
+        help_text="A named preset (GET /api/v1/presets/), by name or slug: it sets the game and the options "
+        "of every match, and the minutes a round when time_limit is left out or 0",
+    )
     format = serializers.ChoiceField(choices=Tournament.Format.values, default="swiss")
     swiss_rounds = serializers.IntegerField(
         min_value=1, max_value=30, default=5, help_text="Rounds of a Swiss, a concours or an individual event"
@@ -436,7 +447,22 @@ class TournamentViewSet(viewsets.ModelViewSet):
             raise PermissionDenied(OrganizerOrReadOnly.message)
         return tournament
 
-    @extend_schema(request=TournamentWriteSerializer, responses={201: TournamentSerializer})
+    @extend_schema(
+        request=TournamentWriteSerializer,
+        responses={201: TournamentSerializer},
+        examples=[
+            OpenApiExample(
+                "A concours under a named preset",
+                value={
+                    "name": "Contrée du vendredi",
+                    "preset": "Cannes 2001 points or 40 minutes",
+                    "format": "concours",
+                    "swiss_rounds": 5,
+                },
+                request_only=True,
+            )
+        ],
+    )
     def create(self, request):
         data = TournamentWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from players import clubs
 from players.models import Club
-from scoring import engine
-from scoring.messages import GAME_NAMES
+from scoring import engine, presets
+from scoring.messages import GAME_NAMES, game_name
 
 from . import standings
 from .models import Tournament
@@ -25,6 +25,14 @@ class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120, label=_("Name"))
     ruleset = forms.ChoiceField(
         choices=[(k, _(GAME_NAMES.get(k, r.name))) for k, r in engine.RULESETS.items()], label=_("Game")
+    )
+    preset = forms.ChoiceField(
+        choices=[],
+        required=False,
+        label=_("Preset"),
+        help_text=_(
+            "A named set of rules: it sets the game and its options (a target typed goes over its own)"
+        ),
     )
     target = forms.IntegerField(
         min_value=1, required=False, label=_("Play to"), help_text=_("Blank: the game's usual")
@@ -130,6 +138,7 @@ class TournamentForm(forms.Form):
         # only to those who run one, and any other club posted is refused.
         self.fields["club"].queryset = clubs.administered(user)
         self.club_choices = self.fields["club"].queryset.exists()
+        self.fields["preset"].choices = preset_choices()
         if not self.is_bound:
             for i in range(4):
                 self.initial.setdefault(f"tiebreak_{i + 1}", "")
@@ -183,7 +192,18 @@ class TournamentForm(forms.Form):
             "pool_size": d.get("pool_size") or 4,
         }
         club = {"club": d["club"]} if d.get("club") else {}
-        return {**{k: d[k] for k in keys}, **seed, **club, "options": options, "tiebreaks": tiebreaks}
+        values = {**{k: d[k] for k in keys}, **seed, **club, "options": options, "tiebreaks": tiebreaks}
+        if d.get("preset"):  # the preset sets the game
+            values.update(preset=d["preset"], ruleset=None)
+        return values
+
+
+def preset_choices() -> list:
+    """The presets by game (a group each), after "none": the game and the options chosen here."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for preset in presets.preset_list():
+        groups.setdefault(preset.ruleset, []).append((preset.name, preset.name))
+    return [("", _("None: the game and its usual rules")), *((game_name(k), groups[k]) for k in groups)]
 
 
 class EntryForm(forms.Form):

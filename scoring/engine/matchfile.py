@@ -13,7 +13,8 @@ from .match import replay
 from .rulesets import get_ruleset
 from .types import Deal, Sheet
 
-TOP_FIELDS = ("ruleset", "options", "teams", "first_dealer", "deals")
+TOP_FIELDS = ("ruleset", "options", "preset", "teams", "first_dealer", "deals")
+PRESET_NAME_MAX = 80
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,9 @@ class MatchFile:
     teams: tuple[TeamEntry, TeamEntry] | None = None
     first_dealer: int = 0
     deals: tuple[Deal, ...] = ()
+    # The named preset the options came from (FORMAT.md): a name only, the options hold every rule it
+    # sets, so the file scores the same without it.
+    preset: str = ""
 
     def sheet(self) -> Sheet:
         """The score sheet, replayed once and kept: a match file never changes."""
@@ -40,6 +44,8 @@ class MatchFile:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ruleset": self.ruleset, "options": dict(self.options)}
+        if self.preset:
+            out["preset"] = self.preset
         if self.teams is not None:
             out["teams"] = [{"name": t.name, "players": list(t.players)} for t in self.teams]
         out["first_dealer"] = self.first_dealer
@@ -95,6 +101,11 @@ def load_match(data: Any) -> MatchFile:
     if not isinstance(options, Mapping):
         raise ScoringError("must be an object of option names and values", field="options")
     rules.options(options)
+    preset = data.get("preset") or ""
+    if not isinstance(preset, str) or len(preset) > PRESET_NAME_MAX or not _printable(preset):
+        raise ScoringError(
+            f"must be the preset's name (at most {PRESET_NAME_MAX} characters)", field="preset"
+        )
     teams = _teams(data["teams"]) if data.get("teams") is not None else None
     first_dealer = data.get("first_dealer", 0)
     raw_deals = data.get("deals", [])
@@ -106,7 +117,7 @@ def load_match(data: Any) -> MatchFile:
             deals.append(Deal.from_dict(raw))
         except ScoringError as error:
             raise error.at(position) from None
-    match = MatchFile(ruleset, dict(options), teams, first_dealer, tuple(deals))
+    match = MatchFile(ruleset, dict(options), teams, first_dealer, tuple(deals), preset.strip())
     match.sheet()  # every deal checked against the rules, in order
     return match
 

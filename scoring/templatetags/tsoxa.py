@@ -1,13 +1,16 @@
 """Small filters for showing deals and sheets, in the page's language."""
 
+import dataclasses
+
 from django import template
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoring import engine
+from scoring import engine, presets
 from scoring import messages as catalogue
+from scoring.engine.rulesets.coinche import CoincheOptions
 from scoring.engine.rulesets.mpourloto import MELD_POINTS
-from scoring.forms import PADS, SUIT_LABELS
+from scoring.forms import BID_WORDS, COINCHE_MULTIPLIERS, PADS, SUIT_LABELS
 
 register = template.Library()
 
@@ -58,6 +61,11 @@ DECLARATION_LABELS = {
     "four9": "4×9",
     "four8": "4×8",
     "four7": "4×7",
+    # Coinche names the fours of A, 10, K and Q (in sans-atout they score by rank)
+    "fourA": _("4×A"),
+    "four10": "4×10",
+    "fourK": _("4×K"),
+    "fourQ": _("4×Q"),
 }
 OPTION_LABELS = {
     "ties_hang": _("ties hang"),
@@ -89,14 +97,17 @@ def declarations_label(deal: dict, team: int, ruleset: str) -> str:
 
 
 @register.filter
-def contract_label(deal: dict) -> str:
-    """``110 ♥ ×2``: the bid, the suit and the doubling of a recorded deal."""
+def contract_label(deal: dict, ruleset: str = "") -> str:
+    """``110 ♥ ×2``: the bid, the suit and the doubling of a recorded deal; in Coinche the bid may be
+    capot or générale, and the doubling is coinché or surcoinché (``capot ♥ coinché``)."""
     contract = deal.get("contract") or {}
-    parts = [str(contract["bid"])] if contract.get("bid") else []
+    bid = contract.get("bid")
+    parts = [str(BID_WORDS.get(bid, bid))] if bid else []
     if contract.get("suit"):
         parts.append(str(SUIT_LABELS[contract["suit"]]))
-    if contract.get("multiplier", 1) > 1:
-        parts.append(f"×{contract['multiplier']}")
+    multiplier = contract.get("multiplier", 1)
+    if multiplier > 1:
+        parts.append(str(COINCHE_MULTIPLIERS[multiplier]) if ruleset == "coinche" else f"×{multiplier}")
     return " ".join(parts)
 
 
@@ -116,6 +127,62 @@ def counts_in_tens(ruleset: str) -> bool:
     return engine.RULESETS[ruleset].counts_in_tens
 
 
+# Coinche's options in words on the sheet, each value that is not the federation's (the default).
+COINCHE_DEFAULTS = dataclasses.asdict(CoincheOptions())
+COINCHE_OPTION_WORDS = {
+    ("target_rule", "pass"): _("the target must be passed"),
+    ("base", 162): _("failed: 162 + the bid"),
+    ("made_scoring", "bid_only"): _("made: the bid alone"),
+    ("need_more_than_defence", False): _("made on reaching the bid"),
+    ("litige", "made"): _("litige made"),
+    ("litige", "held"): _("litige held"),
+    ("belote_counts", False): _("belote not counted toward the bid"),
+    ("melds_count", False): _("announcements not counted toward the bid"),
+    ("annonces", False): _("contrée: no announcements"),
+    ("melds_scoring", "all"): _("every team's announcements count"),
+    ("capot_takes_melds", False): _("a capot does not take the defence's announcements"),
+    ("coinche_scoring", "winner_score"): _("coinché: the winner's score multiplied"),
+    ("coinche_scoring", "winner_score_defence_keeps"): _(
+        "coinché: the winner's score multiplied, the loser keeps its own"
+    ),
+    ("coinche_scoring", "bid_multiplied"): _("coinché: the bid multiplied"),
+    ("surcoinche_multiplier", 3): _("surcoinché ×3"),
+    ("multiply_belote", False): _("belote not multiplied"),
+    ("failed_scoring", "base_bid_own_cards"): _("failed: the defence also scores its cards"),
+    ("defence_capot", "capot_value"): _("a defence capot scores as a capot"),
+    ("capot_card_value", 250): _("capot cards 250"),
+    ("capot_card_value", 162): _("capot cards 162"),
+    ("capot_bid_value", 500): _("capot bid 500"),
+    ("generale_bid_value", 300): _("générale bid 300"),
+    ("generale_card_value", 500): _("générale cards 500"),
+    ("generale_card_value", 300): _("générale cards 300"),
+    ("special_made", "flat"): _("capot and générale: their value alone"),
+    ("special_made", "flat_both"): _("capot and générale: their value alone, made or failed"),
+    ("rounding", "none"): _("not rounded"),
+    ("rounding", "half_down"): _("rounded 5 down"),
+    ("rounding", "attack6_defence7"): _("rounded up from 6 (takers) and 7 (defence)"),
+    ("rounding", "complement"): _("defence: 160 less the takers"),
+    ("sa_ta", True): _("sans-atout and tout-atout"),
+    ("sa_ta_values", "raw_rescaled"): _("sans-atout and tout-atout counted raw, scaled to 152"),
+    ("sa_ta_values", "raw"): _("sans-atout and tout-atout counted raw"),
+    ("sa_carres", "same"): _("fours in sans-atout as in a suit"),
+    ("belote_alone_cannot_win", False): _("a belote alone can win"),
+    ("max_bid", 180): _("bids to 180"),
+    ("timed_last_deal_exact", True): _("the last timed deal not rounded"),
+}
+
+
+def _coinche_words(name: str, value) -> str | None:
+    """A Coinche option in words when it is not the default (None: the default, or not a rule)."""
+    if name not in COINCHE_DEFAULTS or name in ("target", "deals", "ended_after"):
+        return None
+    default = COINCHE_DEFAULTS[name]
+    if type(value) is type(default) and value == default:
+        return None
+    words = COINCHE_OPTION_WORDS.get((name, value))
+    return str(words) if words is not None else f"{name} {value}"
+
+
 @register.filter
 def rules_summary(match) -> str:
     """``Mpourloto to 1000 · ties hang``: the game and the options that differ from plain play."""
@@ -129,7 +196,11 @@ def rules_summary(match) -> str:
         first = gettext("%(game)s to %(target)s") % {"game": game, "target": match.target}
     parts = [first]
     for name, value in match.options.items():
-        if name in OPTION_LABELS and value:
+        if match.ruleset == "coinche" and (words := _coinche_words(name, value)) is not None:
+            parts.append(words)
+        elif match.ruleset == "coinche" and name in COINCHE_DEFAULTS and name not in ("deals", "ended_after"):
+            continue  # a Coinche option at its default (its litige is not French Belote's)
+        elif name in OPTION_LABELS and value:
             parts.append(str(OPTION_LABELS[name]))
         elif name == "capot_bonus" and value != 90:
             parts.append(gettext("capot bonus %(points)s") % {"points": value})
@@ -156,3 +227,10 @@ def tr(text) -> str:
 def game_name(ruleset: str) -> str:
     """``{{ match.ruleset|game_name }}``: the rule set's name in the page's language."""
     return catalogue.game_name(ruleset)
+
+
+@register.filter
+def preset_slug(name: str) -> str:
+    """``{{ match.preset|preset_slug }}``: the slug of the preset of that name, for a link to its page
+    ("" when there is none any more: the name is shown without a link)."""
+    return presets.preset_slug(name) or "" if name else ""

@@ -43,6 +43,23 @@ window.tsoxaI18n = {
       if (more) more.hidden = !(n > 0 && n < (parseInt(box.max, 10) || 4));
     });
     contest(f, false);
+    generale(f);
+  }
+
+  // Coinche: a générale bid asks which taker took every trick alone; only the takers' two seats
+  // are offered once the takers are tapped. Another bid, or other takers, take the seat back.
+  function generale(f) {
+    const row = f.querySelector(".generale-row");
+    if (!row) return;
+    const on = checked(f, "bid") === "generale";
+    const maker = checked(f, "maker");
+    row.classList.toggle("needed", on || row.classList.contains("has-error"));
+    row.querySelectorAll("label.tap[data-team]").forEach(function (label) {
+      const other = maker !== null && label.dataset.team !== maker;
+      label.hidden = other;
+      const radio = label.querySelector("input");
+      if (radio.checked && (other || !on)) radio.checked = false;
+    });
   }
 
   // The contest of equal best melds (Bulgarian sequences, Pilotta declarations, Mpourloto's
@@ -50,11 +67,14 @@ window.tsoxaI18n = {
   function contest(f, byHand) {
     const row = f.querySelector(".contest-row");
     if (!row) return;
+    // Coinche in sans-atout: the fours weigh by rank (data-rank-notrump).
+    const notrump = checked(f, "suit") === "notrump";
     const best = [0, 1].map(function (t) {
       let most = 0;
       f.querySelectorAll(`.meld-team.team${t} .chip[data-rank]`).forEach(function (chip) {
         const box = chip.querySelector("input[type=number]");
-        if (box && (parseInt(box.value, 10) || 0) > 0) most = Math.max(most, parseInt(chip.dataset.rank, 10) || 0);
+        const rank = notrump && chip.dataset.rankNotrump !== undefined ? chip.dataset.rankNotrump : chip.dataset.rank;
+        if (box && (parseInt(box.value, 10) || 0) > 0) most = Math.max(most, parseInt(rank, 10) || 0);
       });
       return most;
     });
@@ -73,7 +93,9 @@ window.tsoxaI18n = {
       let ok;
       if (name === "card_points") {
         const last = checked(f, "last_trick");
-        ok = (last && last.startsWith("capo")) || f.querySelector("#card-points").value.trim() !== "";
+        ok = (last && last.startsWith("capo")) || !!checked(f, "generale") || f.querySelector("#card-points").value.trim() !== "";
+      } else if (name === "last_trick") {
+        ok = !!checked(f, name) || !!checked(f, "generale");  // a générale is the takers' capot
       } else if (name === "bid") {
         const more = f.querySelector('input[name="bid_more"]');
         ok = !!checked(f, "bid") || !!(more && more.value.trim());
@@ -220,8 +242,16 @@ window.tsoxaI18n = {
       const r = f.querySelector(`input[name="points_team"][value="${e.target.value}"]`);
       if (r) r.checked = true;
     }
+    if (e.target.name === "generale") {
+      // A générale is the takers' capot: their seat's team took every trick.
+      const capo = f.querySelector(`input[name="last_trick"][value="capo${parseInt(e.target.value, 10) % 2}"]`);
+      if (capo) {
+        capo.checked = true;
+        clearProblem(f, "last_trick");
+      }
+    }
     const last = checked(f, "last_trick");
-    if (last && last.startsWith("capo") && ["last_trick", "maker", "points_team", "suit"].includes(e.target.name)) {
+    if (last && last.startsWith("capo") && ["last_trick", "maker", "points_team", "suit", "generale"].includes(e.target.name)) {
       // Capo: that team has every card point, whichever team the number is for.
       const team = checked(f, "points_team") || "0";
       setPoints(f, last.endsWith(team) ? String(deck(f)) : "0");

@@ -43,6 +43,8 @@ V1_PATHS = {
     "/api/v1/players/{id}/merge/",
     "/api/v1/players/{id}/merges/",
     "/api/v1/players/{id}/split/",
+    "/api/v1/presets/",
+    "/api/v1/presets/{slug}/",
     "/api/v1/seasons/",
     "/api/v1/seasons/{slug}/",
     "/api/v1/seasons/{slug}/table/",
@@ -281,6 +283,8 @@ def real_parameters(path, data):
         values["id"] = data["team"]
     elif path.startswith("/api/v1/seasons"):
         values["slug"] = data["season"]
+    elif path.startswith("/api/v1/presets"):
+        values["slug"] = "kafeneio-coinche-162"  # the organizer's, made by the create example
     return {name: value for name, value in values.items() if "{" + name + "}" in path}
 
 

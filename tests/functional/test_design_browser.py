@@ -55,7 +55,7 @@ def demo(db) -> dict[str, str]:
     demo_user = Match.objects.exclude(created_by=None).first().created_by
     services.match_create(teams=LONG, created_by=demo_user)
     playing = Match.objects.get(team0__name="Kafeneio A", team1__name="Kafeneio B")
-    slug = Tournament.objects.get().slug
+    slug = Tournament.objects.get(name="Friday club night").slug
     return {
         "home": "/",
         "sheet": f"/matches/{playing.pk}/",

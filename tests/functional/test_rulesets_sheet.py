@@ -29,6 +29,7 @@ GAMES = {
     "bulgarian": "Bulgarian Belote",
     "french": "French Belote",
     "classic": "Belote Classic",
+    "coinche": "Coinche",
 }
 DECLARATION_TITLES = {
     "seq3": "tierce: sequence of 3",
@@ -62,7 +63,7 @@ def start_match(page: Page, base_url: str, *, ruleset: str, target: int | None =
     expect(page.locator(f'input[name="ruleset"][value="{ruleset}"]')).to_be_checked()
     # Only the chosen game's options are shown (Belote Classic has none).
     for game in GAMES.keys() - {"classic"}:
-        group = page.locator(f'.option-group[data-ruleset="{game}"]')
+        group = page.locator(f'.option-group[data-ruleset="{game}"]:not(.preset-group)')
         if game == ruleset:
             expect(group).to_be_visible()
         else:

@@ -105,6 +105,24 @@ PLAYED = {
         {"maker": 0, "card_points": [100, 52], "last_trick": 0, "melds": [[], []], "belote": [1, 0]},
         {"maker": 1, "card_points": [92, 60], "last_trick": 0, "melds": [[], []], "belote": [0, 1]},
     ],
+    "coinche": [
+        {
+            "maker": 0,
+            "contract": {"suit": "hearts", "bid": 100, "multiplier": 2},
+            "card_points": [92, 60],
+            "last_trick": 0,
+            "melds": [["seq3"], []],
+            "belote": [1, 0],
+        },
+        {  # a générale: the longest words of the sheet's contract and cards columns
+            "maker": 1,
+            "contract": {"suit": "spades", "bid": "generale", "multiplier": 1},
+            "card_points": [0, 152],
+            "capot": 1,
+            "generale": 3,
+            "melds": [[], []],
+        },
+    ],
 }
 
 # Every control of the pad: what a finger can tap or type in. A radio shown as a tap is measured
@@ -231,9 +249,9 @@ def record_a_deal(page: Page, ruleset: str) -> None:
     """Team 1 takes it with 100 card points and the last trick (bid 80 ♥ where there is a contract)."""
     pad = Pad(page)
     pad.maker(0)
-    if ruleset == "pilotta":
+    if ruleset in ("pilotta", "coinche"):
         pad.bid(80)
-    if ruleset in ("pilotta", "bulgarian"):
+    if ruleset in ("pilotta", "bulgarian", "coinche"):
         pad.suit("hearts")
     pad.key_in(100)
     pad.last_trick("0")

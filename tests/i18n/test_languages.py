@@ -20,7 +20,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 
-from scoring import engine, services
+from scoring import engine, presets, services
 from scoring.messages import CHOICE_LABELS as SCORING_LABELS
 from scoring.messages import GAME_NAMES, engine_message, engine_sentence
 from scoring.models import Match
@@ -37,6 +37,8 @@ LANGUAGES = ("en", "el", "fr", "bg")
 TRANSLATED = ("el", "fr", "bg")
 LOCALE = Path(settings.BASE_DIR) / "locale"
 NAMES = {name for team, players in TEAMS for name in (team, *players)}
+PRESET_NAMES = sorted((preset.name for preset in presets.BUILT_IN), key=len, reverse=True)
+NAMES |= set(PRESET_NAMES)  # a preset's name is a name: never translated
 
 
 # The catalogue, read from the .po files (no dependency beyond the standard library) -------------
@@ -109,7 +111,10 @@ def _pattern(msgid: str) -> re.Pattern[str] | None:
 
 
 def untranslated(english: str, translated: str, entries: list[dict]) -> list[str]:
-    """Strings of the catalogue shown on the English page that show, still English, on the other."""
+    """Strings of the catalogue shown on the English page that show, still English, on the other (a
+    preset's name is a name, the same in every language, whatever words it holds)."""
+    for name in PRESET_NAMES:
+        english, translated = english.replace(name, " "), translated.replace(name, " ")
     left = []
     for entry in entries:
         sources = [entry["msgid"], entry.get("msgid_plural")]
@@ -157,6 +162,12 @@ BULGARIAN_DEALS = (
      "melds": [["seq3"], ["seq3"]], "declarations_winner": 0, "belote": [1, 1]},
     {"maker": 0, "contract": {"suit": "clubs"}, "card_points": [152, 0], "capot": 0},
 )  # fmt: skip
+COINCHE_DEALS = (
+    {"maker": 0, "contract": {"suit": "hearts", "bid": 100, "multiplier": 2}, "card_points": [92, 60],
+     "last_trick": 0, "melds": [["seq3"], []], "belote": [1, 0]},
+    {"maker": 1, "contract": {"suit": "spades", "bid": "generale", "multiplier": 1}, "card_points": [0, 152],
+     "capot": 1, "generale": 3, "melds": [[], []]},
+)  # fmt: skip
 FRENCH_DEALS = (
     {"maker": 0, "card_points": [60, 92], "last_trick": 1, "melds": [["seq3"], []], "belote": [1, 0]},
     {"maker": 1, "card_points": [0, 152], "capot": 1},
@@ -194,6 +205,8 @@ def sheet_pages(client, user) -> dict[str, str]:
         user, "classic", deals=({"maker": 0, "card_points": [152, 0], "capot": 0, "solo_capot": True},)
     )
     pages["classic"] = reverse("scoring:match", args=[classic.pk])
+    coinche = _match(user, "coinche", {"litige": "held", "max_bid": 180}, deals=COINCHE_DEALS)
+    pages["coinche"] = reverse("scoring:match", args=[coinche.pk])
     finished = _match(user, options={"target": 100}, deals=(made(),))
     pages["finished"] = reverse("scoring:match", args=[finished.pk])
     pages["new match"] = reverse("scoring:match_new")
@@ -434,6 +447,9 @@ ALLOWED_LATIN = {
     "iPad",
     "iPhone",
     "Safari",
+    "OpenSkill",  # the rating library the help names, and its model's authors
+    "Weng",
+    "Lin",
 }
 
 

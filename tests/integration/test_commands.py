@@ -115,7 +115,9 @@ def test_demo_data_loads_matches_and_a_tournament_once():
     assert club.members.count() == Player.objects.count()
     table = season_table(Season.objects.get(club=club))
     assert [row.total for row in table.rows[:2]] == [25, 25]  # the cup's winners, on the default scale
-    assert Player.objects.filter(rating__isnull=False).count() == 8 * 2  # the cup's eight played the night too
+    assert (
+        Player.objects.filter(rating__isnull=False).count() == 8 * 2
+    )  # the cup's eight played the night too
     call_command("demo_data", stdout=io.StringIO())
     assert Match.objects.count() == 2 + 8 + 6
 

