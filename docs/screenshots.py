@@ -1,5 +1,6 @@
-"""Screenshots for the README: the sheet with its pad, a tournament's standings, a player's page and
-the new-match page, on a 10" tablet in landscape (1280×800) and portrait (800×1280).
+"""Screenshots for the README: the sheet with its pad, a tournament's standings, a player's page (with
+the rating's chart), the new-match page and a club's page, on a 10" tablet in landscape (1280×800)
+and portrait (800×1280).
 
     .venv/bin/python docs/screenshots.py            # writes docs/screenshots/*.png
     .venv/bin/python docs/screenshots.py --out /tmp/shots --lang el
@@ -36,13 +37,14 @@ def free_port() -> int:
 
 def prepare() -> dict[str, str]:
     """Inside Django (a child process, on the throw-away database): the demo data and a few more
-    finished matches, so that a player's page has a record, partners and a chart. The pages' paths."""
+    finished matches, so that a player's page has a record, partners and a chart (the page shown is a
+rated player's, with the rating's history). The pages' paths."""
     import random
 
     from django.core.management import call_command
 
     from league.management.commands.demo_data import demo_deal
-    from players.models import Team
+    from players.models import Player, Team
     from scoring import services
     from scoring.models import Match
     from tournaments.models import Tournament
@@ -60,11 +62,13 @@ def prepare() -> dict[str, str]:
             services.deal_record(match=match, deal=demo_deal(rng, number), user=user)
             number += 1
     playing = Match.objects.get(team0__name="Kafeneio A", team1__name="Kafeneio B")
+    rated = Player.objects.filter(rating__isnull=False).order_by("-rated_matches", "-rating").first()
     return {
         "new-match": "/matches/new/",
         "sheet": f"/matches/{playing.pk}/",
-        "standings": f"/tournaments/{Tournament.objects.get().slug}/standings/",
-        "player": f"/players/{team['Kafeneio A'].player_a_id}/",
+        "standings": f"/tournaments/{Tournament.objects.get(name='Friday club night').slug}/standings/",
+        "player": f"/players/{rated.pk}/",
+        "club": "/clubs/demo-club/",
     }
 
 
