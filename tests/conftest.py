@@ -1,5 +1,6 @@
 import pytest
 from django.core.cache import cache
+from django.utils import translation
 
 from tests.factories import TEAMS
 
@@ -9,6 +10,16 @@ def _fresh_rate_limits():
     """Rate limits count per address in the cache, and every test client is 127.0.0.1: each test
     starts with none used (tests of the limits themselves use them up on purpose)."""
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_outside_requests():
+    """Each test starts in English: a page asked for in another language leaves that language active
+    in the thread (the locale middleware activates it and nothing switches back), so a later test's
+    service message would come in Bulgarian."""
+    translation.activate("en")
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
