@@ -205,7 +205,7 @@ def season_update(*, season: Season, user: Any, **changes: Any) -> Season:
     unknown = set(changes) - set(SETTINGS)
     if unknown:
         raise SeasonError(gettext("Unknown setting %(name)r.") % {"name": sorted(unknown)[0]})
-    season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+    season = Season.objects.select_for_update(of=("self",)).select_related("club").get(pk=season.pk)
     if not can_manage(season, user):
         raise PermissionDenied(gettext("Only who runs the season may change it."))
     current = {name: getattr(season, name) for name in SETTINGS if name != "tournaments"}
