@@ -3,6 +3,9 @@ changes (its owner changes or deletes it). Thin: the form collects, ``scoring.pr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -64,6 +67,18 @@ def _form_page(request: HttpRequest, form: PresetForm, preset: presets.Preset | 
     return render(request, "scoring/preset_form.html", context, status=status)
 
 
+def _saved(request: HttpRequest, form: PresetForm, preset: Any, save: Callable[[], Any]) -> HttpResponse:
+    """Save through the service: its refusal shown on the form (422, nothing saved), else the preset's
+    page with a word that it is saved."""
+    try:
+        saved = save()
+    except engine.ScoringError as error:
+        form.add_refusal(error.field, engine_sentence(error.message))
+        return _form_page(request, form, preset)
+    messages.success(request, gettext("%(name)s saved.") % {"name": saved.name})
+    return redirect("scoring:preset", slug=saved.slug)
+
+
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def preset_new(request: HttpRequest) -> HttpResponse:
@@ -80,20 +95,19 @@ def preset_new(request: HttpRequest) -> HttpResponse:
     form = PresetForm(request.POST or None, base=base)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        try:
-            preset = presets.preset_create(
+        return _saved(
+            request,
+            form,
+            None,
+            lambda: presets.preset_create(
                 owner=request.user,
                 base=base,
                 name=d["name"],
                 changes=form.changes(),
                 about=d["about"],
                 time_limit=d["time_limit"],
-            )
-        except engine.ScoringError as error:
-            form.add_refusal(error.field, engine_sentence(error.message))
-        else:
-            messages.success(request, gettext("%(name)s saved.") % {"name": preset.name})
-            return redirect("scoring:preset", slug=preset.slug)
+            ),
+        )
     return _form_page(request, form, None)
 
 
@@ -104,19 +118,18 @@ def preset_edit(request: HttpRequest, slug: str) -> HttpResponse:
     form = PresetForm(request.POST or None, base=preset, editing=True)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        try:
-            preset = presets.preset_update(
+        return _saved(
+            request,
+            form,
+            preset,
+            lambda: presets.preset_update(
                 preset=preset,
                 user=request.user,
                 changes=form.changes(),
                 about=d["about"],
                 time_limit=d["time_limit"],
-            )
-        except engine.ScoringError as error:
-            form.add_refusal(error.field, engine_sentence(error.message))
-        else:
-            messages.success(request, gettext("%(name)s saved.") % {"name": preset.name})
-            return redirect("scoring:preset", slug=preset.slug)
+            ),
+        )
     return _form_page(request, form, preset)
 
 
