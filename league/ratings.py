@@ -32,6 +32,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models.functions import Coalesce
 from openskill.models import PlackettLuce
 
 from players.models import Player
@@ -174,10 +175,13 @@ def _roots() -> dict[int, int]:
 def read_results() -> list[RatedMatch]:
     """The rated results in the order they finished (then by id), every seat as its root record."""
     roots = _roots()
+    # A match finished without its moment written (rows written in bulk, data from before the field)
+    # is placed at its last change: rated all the same, in a stable order.
     rows = (
         rated_matches()
-        .order_by("finished_at", "pk")
-        .values_list("pk", "finished_at", "seat0_id", "seat2_id", "seat1_id", "seat3_id", "winner")
+        .annotate(at=Coalesce("finished_at", "updated_at"))
+        .order_by("at", "pk")
+        .values_list("pk", "at", "seat0_id", "seat2_id", "seat1_id", "seat3_id", "winner")
     )
     results = []
     for pk, finished_at, a0, a2, b1, b3, winner in rows.iterator(chunk_size=5000):

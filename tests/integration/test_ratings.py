@@ -103,6 +103,16 @@ def test_a_played_tournament_rates_its_players_as_the_library_does(organizer):
     assert points[0].at == Match.objects.get(pk=points[0].match_id).finished_at
 
 
+def test_a_finished_match_without_its_moment_is_rated_at_its_last_change(organizer):
+    t = cup(organizer)
+    played = play(t, organizer, rounds=1)
+    Match.objects.filter(pk=played[0].pk).update(finished_at=None)  # as rows written in bulk may be
+    ratings.ratings_refresh()
+    point = RatingPoint.objects.filter(match=played[0]).first()
+    assert point is not None and point.at == Match.objects.get(pk=played[0].pk).updated_at
+    assert RatingPoint.objects.count() == 2 * 4
+
+
 def test_an_unrated_tournament_and_a_match_outside_a_tournament_count_for_nobody(organizer, match):
     rated, unrated = cup(organizer, "Rated"), cup(organizer, "Friendly", rated=False)
     play(rated, organizer)
