@@ -29,6 +29,9 @@ class Player(models.Model):
     rating = models.FloatField(null=True, blank=True, db_index=True, help_text="mu − 3 sigma")
     rated_matches = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(
+        auto_now=True, db_index=True, help_text="The last change a client mirroring the API must fetch"
+    )
 
     class Meta:
         ordering = ["name"]
@@ -49,6 +52,9 @@ class Team(models.Model):
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(
+        auto_now=True, db_index=True, help_text="The last change a client mirroring the API must fetch"
+    )
 
     class Meta:
         ordering = ["name"]
@@ -184,3 +190,27 @@ class PlayerMerge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.absorbed} → {self.survivor}"
+
+
+class ApiToken(models.Model):
+    """A named API token with a scope, made by an account for one use (a club's website reads, a
+    scorekeeping tablet writes deals). Only a hash of the key is stored: the key is shown once."""
+
+    class Scope(models.TextChoices):
+        READ = "read", "Read only"
+        SCORE = "score", "Scorekeeping"
+        FULL = "full", "Everything the account may do"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=80, help_text="What it is for, e.g. the club's website")
+    scope = models.CharField(max_length=10, choices=Scope.choices, default=Scope.READ)
+    prefix = models.CharField(max_length=12, help_text="The key's first characters, to tell tokens apart")
+    key_hash = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key, in hex")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.scope})"

@@ -87,7 +87,7 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, blank=True, related_name="kept_matches", help_text="May record its deals"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     history = HistoricalRecords(excluded_fields=["keepers"], history_manager=History)
 
@@ -174,3 +174,42 @@ class Deal(models.Model):
 
     def as_engine(self) -> engine.Deal:
         return engine.Deal.from_dict(self.data)
+
+
+class Removal(models.Model):
+    """A tombstone: something a client mirroring the API holds that is gone from what it may read
+    (a deal deleted, a match or a tournament made private, a team withdrawn, a player merged into
+    another record). Read through ``GET /api/v1/changes/`` so that a mirror never keeps what is gone.
+    Ids only, never the object's data: the object itself may be gone or no longer public."""
+
+    class Kind(models.TextChoices):
+        DEAL = "deal", "Deal"
+        MATCH = "match", "Match"
+        TEAM = "team", "Team"
+        PLAYER = "player", "Player"
+        ENTRY = "entry", "Entry"
+        TOURNAMENT = "tournament", "Tournament"
+
+    class Reason(models.TextChoices):
+        DELETED = "deleted", "Deleted"
+        PRIVATE = "private", "Made private"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        MERGED = "merged", "Merged into another record"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    object_id = models.PositiveBigIntegerField()
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    match_id = models.PositiveBigIntegerField(null=True, blank=True, help_text="The deal's match")
+    tournament_id = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The tournament it belonged to, if any (who may read the removal)"
+    )
+    into_id = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="A merged player: the record it is part of now"
+    )
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.object_id} {self.reason}"

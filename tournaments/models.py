@@ -111,7 +111,20 @@ class Tournament(models.Model):
         default=list, blank=True, help_text="Entry ids playing, fixed at the start"
     )
     starts_on = models.DateField(null=True, blank=True)
+    embed_origins = models.TextField(
+        blank=True,
+        help_text="Origins (https://club.example) whose pages may show the embedded standings, one a line",
+    )
+    colour = models.CharField(
+        max_length=7, blank=True, help_text="The embed's main colour (#rrggbb); empty: the site's green"
+    )
+    background = models.CharField(
+        max_length=7, blank=True, help_text="The embed's background (#rrggbb); empty: white"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(
+        auto_now=True, db_index=True, help_text="The last change a client mirroring the API must fetch"
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     finish_reason = models.CharField(
