@@ -1,3 +1,7 @@
+import time
+from types import SimpleNamespace
+
+import django_ratelimit.core
 import pytest
 from django.core.cache import cache
 from django.utils import translation
@@ -6,10 +10,14 @@ from tests.factories import TEAMS
 
 
 @pytest.fixture(autouse=True)
-def _fresh_rate_limits():
+def _fresh_rate_limits(monkeypatch):
     """Rate limits count per address in the cache, and every test client is 127.0.0.1: each test
-    starts with none used (tests of the limits themselves use them up on purpose)."""
+    starts with none used (tests of the limits themselves use them up on purpose). Their clock
+    stands still during a test: django-ratelimit counts in fixed windows of a minute, and a window
+    that ended halfway through a test of a limit would start its count again (a flaky 404 for a 429)."""
     cache.clear()
+    frozen = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: frozen))
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,15 +152,8 @@ def test_compose_publishes_the_web_port_on_the_loopback_only():
             assert str(port).startswith("127.0.0.1:"), name
 
 
-@pytest.fixture
-def fresh_limits():
-    cache.clear()
-    yield
-    cache.clear()
-
-
 @pytest.mark.django_db
-def test_login_attempts_are_limited(client, fresh_limits):
+def test_login_attempts_are_limited(client):
     for _ in range(10):
         assert client.post(reverse("login"), {"username": "x", "password": "wrong"}).status_code == 200
     response = client.post(reverse("login"), {"username": "x", "password": "wrong"})
@@ -170,7 +162,7 @@ def test_login_attempts_are_limited(client, fresh_limits):
 
 
 @pytest.mark.django_db
-def test_guessing_table_links_is_limited(client, fresh_limits):
+def test_guessing_table_links_is_limited(client):
     for _ in range(30):
         assert client.get(reverse("tournaments:scorekeeper", args=["guess"])).status_code == 404
     assert client.get(reverse("tournaments:scorekeeper", args=["guess"])).status_code == 429
