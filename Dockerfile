@@ -6,6 +6,9 @@ COPY config ./config
 COPY scoring ./scoring
 COPY players ./players
 COPY tournaments ./tournaments
+COPY league ./league
+COPY webhooks ./webhooks
+COPY locale ./locale
 COPY templates ./templates
 COPY static ./static
 COPY manage.py ./

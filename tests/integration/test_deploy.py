@@ -171,3 +171,16 @@ def test_guessing_table_links_is_limited(client):
 @pytest.mark.django_db
 def test_health(client):
     assert client.get("/health/").json() == {"status": "ok"}
+
+
+def test_the_image_holds_every_app_and_the_catalogues():
+    """The Dockerfile copies each of our apps (pip installs only what is there: an app left out is an
+    image that cannot start) and the compiled translations (else every page is in English)."""
+    from django.conf import settings
+
+    copied = {
+        line.split()[1] for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("COPY ")
+    }
+    ours = {app for app in settings.INSTALLED_APPS if (ROOT / app).is_dir()}
+    assert ours and ours <= copied
+    assert {"config", "templates", "static", "locale"} <= copied
