@@ -1,36 +1,292 @@
-"""How the API tells a refusal: the rules' and the organizers' refusals become 400s with their words;
-a change asked for on an older version of the match is a 412, a client key reused for another deal a 409."""
+"""Every refusal of the API in one shape: RFC 9457 problem details (``application/problem+json``).
+
+drf-standardized-errors catches every exception a DRF view raises (settings: ``EXCEPTION_HANDLER``
+and ``DRF_STANDARDIZED_ERRORS``); its handler and formatter are subclassed here so that the body is
+
+    {"type": "https://tsoxa.app/problems/validation-error", "title": "Invalid request",
+     "status": 400, "detail": "name: This field is required.", "instance": "/api/v1/tournaments/",
+     "errors": [{"attr": "name", "code": "required", "detail": "This field is required."}]}
+
+``type`` names the kind of problem (``PROBLEM_TYPES``; an identifier, not a page to fetch), ``title``
+says it in a few words, ``status`` is the HTTP status, ``detail`` what went wrong this time in plain
+words and ``instance`` the path asked for. Every 400 lists what is wrong under ``errors``, one item
+a field (``attr``: the field's path, ``teams.0.name``, or null for the request as a whole). Members
+of our own: ``field`` and ``deal`` when the game's rules refuse a deal or a match (and on a 409),
+``version`` on a 412.
+
+Our refusals become problems here: the rules' (``ScoringError``) and the organizers' (players',
+tournaments', seasons') refusals are 400s with their words; a change asked for on an older version of
+the match is a 412, a client key reused for another deal a 409, a body over
+``DATA_UPLOAD_MAX_MEMORY_SIZE`` a 413. Anything else unexpected is a 500 problem (unless ``DEBUG``,
+where Django shows the traceback). Outside DRF, ``problem_response`` answers the same shape: the
+login limit's 429 (``config.views.ratelimited``) and an unknown path under ``/api/``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
-from django.utils.translation import gettext
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.encoding import escape_uri_path
+from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+from drf_standardized_errors.formatter import ExceptionFormatter, flatten_errors
+from drf_standardized_errors.handler import ExceptionHandler
+from drf_standardized_errors.types import Error
+from rest_framework import exceptions
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+from rest_framework.settings import api_settings
 
+from league.services import SeasonError
 from players.errors import PlayerError
 from scoring.engine import ScoringError
 from scoring.messages import engine_message
 from scoring.services import IdempotencyConflict, StaleSheet
 from tournaments.services import TournamentError
 
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_BASE = "https://tsoxa.app/problems/"
 
-def handler(exc, context):
+
+@dataclass(frozen=True)
+class ProblemType:
+    """A kind of problem: its stable URI (``type``), its title, the status it usually comes with."""
+
+    slug: str
+    title: Promise
+    status: int
+
+    @property
+    def uri(self) -> str:
+        return PROBLEM_BASE + self.slug
+
+
+VALIDATION_ERROR = ProblemType("validation-error", _("Invalid request"), 400)
+MALFORMED_REQUEST = ProblemType("malformed-request", _("Unreadable request body"), 400)
+RULES_VIOLATION = ProblemType("rules-violation", _("Refused by the game's rules"), 400)
+REFUSED = ProblemType("refused", _("Request refused"), 400)
+NOT_AUTHENTICATED = ProblemType("not-authenticated", _("Not authenticated"), 401)
+PERMISSION_DENIED = ProblemType("permission-denied", _("Permission denied"), 403)
+NOT_FOUND = ProblemType("not-found", _("Not found"), 404)
+METHOD_NOT_ALLOWED = ProblemType("method-not-allowed", _("Method not allowed"), 405)
+NOT_ACCEPTABLE = ProblemType("not-acceptable", _("Not acceptable"), 406)
+CONFLICT = ProblemType("conflict", _("Conflict with the current state"), 409)
+IDEMPOTENCY_CONFLICT = ProblemType("idempotency-conflict", _("Idempotency key already used"), 409)
+STALE_VERSION = ProblemType("stale-version", _("The match has changed"), 412)
+BODY_TOO_LARGE = ProblemType("body-too-large", _("Request body too large"), 413)
+UNSUPPORTED_MEDIA_TYPE = ProblemType("unsupported-media-type", _("Unsupported media type"), 415)
+THROTTLED = ProblemType("throttled", _("Too many requests"), 429)
+SERVER_ERROR = ProblemType("server-error", _("Server error"), 500)
+
+PROBLEM_TYPES = (
+    VALIDATION_ERROR,
+    MALFORMED_REQUEST,
+    RULES_VIOLATION,
+    REFUSED,
+    NOT_AUTHENTICATED,
+    PERMISSION_DENIED,
+    NOT_FOUND,
+    METHOD_NOT_ALLOWED,
+    NOT_ACCEPTABLE,
+    CONFLICT,
+    IDEMPOTENCY_CONFLICT,
+    STALE_VERSION,
+    BODY_TOO_LARGE,
+    UNSUPPORTED_MEDIA_TYPE,
+    THROTTLED,
+    SERVER_ERROR,
+)
+# The type of a refusal known only by its status; any other status is RFC 9457's "about:blank".
+BY_STATUS = {
+    problem.status: problem
+    for problem in (
+        NOT_AUTHENTICATED,
+        PERMISSION_DENIED,
+        NOT_FOUND,
+        METHOD_NOT_ALLOWED,
+        NOT_ACCEPTABLE,
+        CONFLICT,
+        BODY_TOO_LARGE,
+        UNSUPPORTED_MEDIA_TYPE,
+        THROTTLED,
+        SERVER_ERROR,
+    )
+}
+
+
+def problem_body(
+    problem: ProblemType | None, *, status: int, detail: str, instance: str, **members: Any
+) -> dict[str, Any]:
+    """The problem details object, its standard members first."""
+    if problem is None:
+        kind, title = "about:blank", HTTPStatus(status).phrase
+    else:
+        kind, title = problem.uri, str(problem.title)
+    return {"type": kind, "title": title, "status": status, "detail": detail, "instance": instance, **members}
+
+
+def problem_response(request: HttpRequest, problem: ProblemType, detail: str, **members: Any) -> JsonResponse:
+    """A problem answered outside DRF (a plain Django view), in the same shape."""
+    body = problem_body(
+        problem, status=problem.status, detail=detail, instance=escape_uri_path(request.path), **members
+    )
+    return JsonResponse(body, status=problem.status, content_type=PROBLEM_MEDIA_TYPE)
+
+
+class Problem(exceptions.APIException):
+    """One of our refusals, with its problem type, its ``errors`` (a 400) and members of its own."""
+
+    def __init__(
+        self,
+        problem: ProblemType,
+        detail: str,
+        *,
+        code: str,
+        attr: str | None = None,
+        **members: Any,
+    ) -> None:
+        super().__init__(detail=detail, code=code)
+        self.status_code = problem.status
+        self.problem = problem
+        self.error = Error(code=code, detail=detail, attr=attr)
+        self.members = members
+
+
+def _attr(field: str | None) -> str | None:
+    """A field as the match file spells it (``teams[0].players[1]``, ``melds[1][0]``) written as
+    ``errors`` spell a field's path (``teams.0.players.1``, ``melds.1.0``)."""
+    if not field:
+        return None
+    return re.sub(r"\[(\d+)\]", r".\1", field)
+
+
+def as_problem(exc: Exception) -> Exception:
+    """Our services' refusals and Django's own exceptions as the API exceptions they answer."""
     if isinstance(exc, StaleSheet):
         # If-Match named another version: nothing was changed; here is the version to read and retry on.
-        return Response({"detail": str(exc), "version": exc.version}, status=412)
+        return Problem(STALE_VERSION, str(exc), code="stale_version", version=exc.version)
     if isinstance(exc, IdempotencyConflict):
-        return Response({"detail": str(exc), "field": "Idempotency-Key", "deal": None}, status=409)
+        return Problem(
+            IDEMPOTENCY_CONFLICT, str(exc), code="idempotency_conflict", field="Idempotency-Key", deal=None
+        )
     if isinstance(exc, ScoringError):
         # The deal's position and the field as they are (a number, a name or null), not as strings.
-        return Response({"detail": str(exc), "field": exc.field, "deal": exc.deal}, status=400)
+        return Problem(
+            RULES_VIOLATION,
+            str(exc),
+            code="refused_by_rules",
+            attr=_attr(exc.field),
+            field=exc.field,
+            deal=exc.deal,
+        )
     if isinstance(exc, PlayerError):  # a club's member, admin or details refused
-        return Response({"detail": engine_message(exc.message), "field": exc.field}, status=400)
+        return Problem(REFUSED, engine_message(exc.message), code="refused", attr=_attr(exc.field))
+    if isinstance(exc, SeasonError):
+        return Problem(REFUSED, str(exc), code="refused", attr=_attr(exc.field))
     if isinstance(exc, TournamentError):
-        return Response({"detail": str(exc)}, status=400)
+        return Problem(REFUSED, str(exc), code="refused")
     if isinstance(exc, RequestDataTooBig):
         # DRF reads a JSON or form body through request.body, where Django refuses one over
         # DATA_UPLOAD_MAX_MEMORY_SIZE before reading it: say so, rather than Django's bare 400 page.
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         detail = gettext("The body is larger than %(limit)s bytes, more than any document of this API.")
-        return Response({"detail": detail % {"limit": limit}}, status=413)
-    return exception_handler(exc, context)
+        return Problem(BODY_TOO_LARGE, detail % {"limit": limit}, code="body_too_large")
+    if isinstance(exc, Http404):  # its words kept, as DRF's own handler keeps them
+        return exceptions.NotFound(*exc.args)
+    if isinstance(exc, PermissionDenied):
+        return exceptions.PermissionDenied(*exc.args)
+    return exc
+
+
+class ProblemHandler(ExceptionHandler):
+    """drf-standardized-errors' handler, knowing our refusals, answering ``application/problem+json``."""
+
+    def convert_known_exceptions(self, exc: Exception) -> Exception:
+        return as_problem(exc)
+
+    def get_response(self, exc: exceptions.APIException, data: dict) -> Response:
+        return ProblemResponse(data, status=exc.status_code, headers=self.get_headers(exc))
+
+
+class ProblemResponse(Response):
+    """A DRF answer whose JSON is labelled ``application/problem+json`` (the browsable API's HTML,
+    for a browser that asked for it, keeps its own type)."""
+
+    @property
+    def rendered_content(self):
+        renderer = getattr(self, "accepted_renderer", None)
+        if renderer is not None and renderer.format == "json":
+            self.content_type = PROBLEM_MEDIA_TYPE
+        return super().rendered_content
+
+
+class ProblemFormatter(ExceptionFormatter):
+    """The body of an API exception as problem details (the module's docstring)."""
+
+    def run(self) -> dict[str, Any]:
+        exc = self.exc
+        errors = self.get_errors()
+        members: dict[str, Any] = {}
+        if isinstance(exc, Problem):
+            problem, detail = exc.problem, str(exc.detail)
+            members = exc.members
+        elif isinstance(exc, exceptions.ValidationError):
+            problem, detail = VALIDATION_ERROR, summary(errors)
+        elif isinstance(exc, exceptions.ParseError):
+            problem, detail = MALFORMED_REQUEST, summary(errors)
+        elif exc.status_code == 400:
+            problem, detail = VALIDATION_ERROR, summary(errors)
+        else:
+            problem = BY_STATUS.get(exc.status_code)
+            detail = str(exc.detail) if isinstance(exc.detail, str) else summary(errors)
+        if exc.status_code == 400 or problem is IDEMPOTENCY_CONFLICT:
+            listed = [{"attr": error.attr, "code": error.code, "detail": error.detail} for error in errors]
+            members = {"errors": listed, **members}
+        request = self.context.get("request")
+        return problem_body(
+            problem,
+            status=exc.status_code,
+            detail=detail,
+            instance=escape_uri_path(request.path) if request is not None else "",
+            **members,
+        )
+
+    def get_errors(self) -> list[Error]:
+        if isinstance(self.exc, Problem):
+            return [self.exc.error]
+        return [
+            Error(error.code, error.detail, _field_path(error.attr))
+            for error in flatten_errors(self.exc.detail)
+        ]
+
+
+def _field_path(attr: str | None) -> str | None:
+    """The request as a whole is null: DRF's ``non_field_errors`` (at the top or in a nested object)
+    and a top-level ``detail`` key (``ValidationError({"detail": …})``, a message for the request)."""
+    if attr is None or attr == "detail":
+        return None
+    key = api_settings.NON_FIELD_ERRORS_KEY
+    if attr == key:
+        return None
+    return attr.removesuffix("." + key)
+
+
+def summary(errors: list[Error]) -> str:
+    """A 400's ``detail``: its first error (with the field it concerns), and how many more there are."""
+    if not errors:
+        return gettext("The request is invalid.")
+    first = errors[0]
+    text = f"{first.attr}: {first.detail}" if first.attr else first.detail
+    more = len(errors) - 1
+    if not more:
+        return text
+    return ngettext("%(first)s (and %(count)d more error)", "%(first)s (and %(count)d more errors)", more) % {
+        "first": text,
+        "count": more,
+    }

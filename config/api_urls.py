@@ -11,13 +11,16 @@ from rest_framework.routers import DefaultRouter
 
 from config.parsers import SafeJSONParser
 from config.ratelimits import login_limited
+from league.api.changes import ChangeViewSet
 from league.api.clubs import ClubViewSet
 from league.api.players import PlayerViewSet
 from league.api.ratings import RatingViewSet
 from league.api.seasons import SeasonViewSet
+from league.api.tokens import TokenViewSet
 from scoring.api import MatchViewSet, TeamViewSet
 from scoring.preset_api import PresetViewSet
 from tournaments.api import TournamentViewSet
+from webhooks.api import WebhookViewSet
 
 router = DefaultRouter()
 router.trailing_slash = "/?"  # /standings.csv as well as /standings/
@@ -30,6 +33,9 @@ router.register("ratings", RatingViewSet, basename="rating")
 router.register("clubs", ClubViewSet, basename="club")
 router.register("seasons", SeasonViewSet, basename="season")
 router.register("presets", PresetViewSet, basename="preset")
+router.register("webhooks", WebhookViewSet, basename="webhook")
+router.register("changes", ChangeViewSet, basename="change")
+router.register("tokens", TokenViewSet, basename="token")
 
 
 class TokenView(ObtainAuthToken):

@@ -11,6 +11,11 @@ from config.views import health
 # login and the API's token endpoint share the counts): config/ratelimits.py.
 login = login_limited(auth_views.LoginView.as_view())
 
+# A path nothing answers, an error nothing caught: under /api/ a problem (application/problem+json,
+# config/api_errors.py) like the API's own refusals, elsewhere Django's pages.
+handler404 = "config.views.not_found"
+handler500 = "config.views.server_error"
+
 urlpatterns = [
     path("admin/login/", login_limited(admin.site.login), name="admin-login"),
     path("admin/", admin.site.urls),
@@ -27,6 +32,7 @@ urlpatterns = [
     # Our own words only (locale/), not the admin's: a third of the bytes (each page stays light).
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["scoring"]), name="javascript-catalog"),
     path("players/", include(("league.player_urls", "players"), namespace="players")),
+    path("", include("webhooks.urls")),
     path("", include("league.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),

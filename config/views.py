@@ -1,9 +1,13 @@
-"""Project-wide views: health for the load balancer, and the rate limiter's answer."""
+"""Project-wide views: health for the load balancer, the rate limiter's answer, and the 404 and 500
+answers (config/urls.py: handler404, handler500)."""
 
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.views import defaults
 from django.views.decorators.http import require_safe
+
+from config.api_errors import NOT_FOUND, SERVER_ERROR, THROTTLED, problem_response
 
 
 @require_safe
@@ -15,11 +19,26 @@ def health(request: HttpRequest) -> JsonResponse:
 
 
 def ratelimited(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """429, in JSON for the API (as its other refusals), in plain text elsewhere."""
+    """429, as a problem (config/api_errors.py) for the API like its other refusals, in plain text
+    elsewhere."""
     message = _("Too many attempts: wait a minute and try again.")
     if request.path.startswith("/api/"):
-        response = JsonResponse({"detail": message}, status=429)
+        response = problem_response(request, THROTTLED, message)
     else:
         response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
     response["Retry-After"] = "60"
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A path nothing answers: under /api/ a problem like the API's own 404s, elsewhere the page."""
+    if request.path.startswith("/api/"):
+        return problem_response(request, NOT_FOUND, _("No such path in this API."))
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """An error nothing caught (DEBUG off): under /api/ a problem, elsewhere Django's page."""
+    if request.path.startswith("/api/"):
+        return problem_response(request, SERVER_ERROR, "Server Error (500)")
+    return defaults.server_error(request)

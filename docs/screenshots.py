@@ -38,7 +38,7 @@ def free_port() -> int:
 def prepare() -> dict[str, str]:
     """Inside Django (a child process, on the throw-away database): the demo data and a few more
     finished matches, so that a player's page has a record, partners and a chart (the page shown is a
-rated player's, with the rating's history). The pages' paths."""
+    rated player's, with the rating's history). The pages' paths."""
     import random
 
     from django.core.management import call_command

@@ -33,6 +33,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from players.models import Player
@@ -229,17 +230,25 @@ def _store_players(ratings: dict[int, Rating]) -> None:
         .values_list("pk", "rating_mu", "rating_sigma", "rating", "rated_matches")
     }
     gone = [pk for pk in stored if pk not in ratings]
+    now = timezone.now()  # a changed rating moves the player's updated_at (update() skips auto_now)
     for start in range(0, len(gone), CHUNK):
         Player.objects.filter(pk__in=gone[start : start + CHUNK]).update(
-            rating_mu=None, rating_sigma=None, rating=None, rated_matches=0
+            rating_mu=None, rating_sigma=None, rating=None, rated_matches=0, updated_at=now
         )
     changed = [
-        Player(pk=pk, rating_mu=r.mu, rating_sigma=r.sigma, rating=r.rating, rated_matches=r.matches)
+        Player(
+            pk=pk,
+            rating_mu=r.mu,
+            rating_sigma=r.sigma,
+            rating=r.rating,
+            rated_matches=r.matches,
+            updated_at=now,
+        )
         for pk, r in ratings.items()
         if stored.get(pk) != [r.mu, r.sigma, r.rating, r.matches]
     ]
     Player.objects.bulk_update(
-        changed, ["rating_mu", "rating_sigma", "rating", "rated_matches"], batch_size=CHUNK
+        changed, ["rating_mu", "rating_sigma", "rating", "rated_matches", "updated_at"], batch_size=CHUNK
     )
 
 

@@ -1,7 +1,11 @@
-"""A change of a rated tournament match's result asks for the ratings (nothing more happens here)."""
+"""A change of a rated tournament match's result asks for the ratings; a merge of two player records
+leaves a tombstone for each record gone from the lists (nothing more happens here)."""
 
 from django.dispatch import receiver
 
+from players.models import PlayerMerge
+from players.signals import player_merged
+from scoring import removals
 from scoring.signals import MatchResult, match_changed
 from tournaments.models import Table
 
@@ -27,3 +31,15 @@ def queue_ratings(sender, match, previous: MatchResult | None = None, **kwargs) 
         return
     if previous is None or ratings.rating_affected(previous, now, confirmation=found):
         ratings.ratings_request()
+
+
+@receiver(player_merged, dispatch_uid="league-merge-removals")
+def merged_records_removed(sender, merge: PlayerMerge, **kwargs) -> None:
+    """The records a merge moved are no longer in the lists of players (people are): each is told
+    gone, merged ``into`` the survivor, in the merge's transaction (``GET /api/v1/changes/``)."""
+    removals.removals_record(
+        kind=removals.Kind.PLAYER,
+        object_ids=merge.records,
+        reason=removals.Reason.MERGED,
+        into_id=merge.survivor_id,
+    )

@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 
 from .errors import PlayerError
 from .models import Player, PlayerClaim, PlayerMerge
+from .signals import player_merged
 
 MESSAGE_MOST = 300  # characters of a claim's message or a merge's reason
 
@@ -198,7 +199,9 @@ def player_merge(*, survivor: Player, absorbed: Player, by: Any, reason: str = "
     if moved_user_id is not None:
         Player.objects.filter(pk=absorbed.pk).update(user=None)  # one record per account: this first
         Player.objects.filter(pk=survivor.pk).update(user=moved_user_id)
-    return PlayerMerge.objects.create(
+    # What a client mirroring the API must read again (QuerySet.update leaves updated_at as it was).
+    Player.objects.filter(pk__in=[survivor.pk, *records]).update(updated_at=timezone.now())
+    merge = PlayerMerge.objects.create(
         survivor=survivor,
         absorbed=absorbed,
         records=records,
@@ -206,6 +209,8 @@ def player_merge(*, survivor: Player, absorbed: Player, by: Any, reason: str = "
         reason=reason,
         by=by,
     )
+    player_merged.send(sender=PlayerMerge, merge=merge)
+    return merge
 
 
 def split_blocker(merge: PlayerMerge) -> PlayerMerge | None:
@@ -242,6 +247,8 @@ def player_split(*, merge: PlayerMerge, by: Any) -> PlayerMerge:
     if merge.moved_user_id is not None and root.user_id == merge.moved_user_id:  # still with the person
         Player.objects.filter(pk=root.pk).update(user=None)
         Player.objects.filter(pk=merge.absorbed_id).update(user=merge.moved_user_id)
+    # Each record a person again (the absorbed one) or its records changed: mirrors read them again.
+    Player.objects.filter(pk__in=[root.pk, *moving]).update(updated_at=timezone.now())
     merge.undone_by, merge.undone_at = by, timezone.now()
     merge.save(update_fields=["undone_by", "undone_at"])
     return merge

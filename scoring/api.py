@@ -14,16 +14,23 @@ from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
 from django.utils.timezone import localtime
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.authentication import CSRFCheck
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 
+from config.sync import SyncPagination, UpdatedSinceFilter
 from players.models import Player, Team
 
-from . import engine, selectors, services
+from . import api_schema, engine, selectors, services
 from .models import RULESET_KEYS, Deal, Match
 from .permissions import SESSION_KEY, can_keep, can_see, can_write
 
@@ -122,7 +129,7 @@ IF_MATCH = OpenApiParameter(
 class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
-        fields = ["id", "name"]
+        fields = ["id", "name", "updated_at"]
 
 
 class TeamSerializer(serializers.ModelSerializer):
@@ -130,7 +137,7 @@ class TeamSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Team
-        fields = ["id", "name", "players"]
+        fields = ["id", "name", "players", "updated_at"]
 
     def get_players(self, team: Team) -> list[str]:
         return [team.player_a.name, team.player_b.name]
@@ -172,7 +179,7 @@ class MatchCreateSerializer(serializers.Serializer):
     ruleset = serializers.ChoiceField(
         choices=RULESET_KEYS, required=False, help_text="Left out: the preset's game, else mpourloto"
     )
-    options = serializers.DictField(
+    options = api_schema.OptionsInputField(
         required=False, default=dict, help_text="With a preset: changes over the preset's options"
     )
     preset = serializers.CharField(
@@ -192,7 +199,11 @@ class MatchCreateSerializer(serializers.Serializer):
 
 
 class MatchListSerializer(serializers.ModelSerializer):
+    options = api_schema.options_field(help_text="Every option of the game, spelt out (FORMAT.md)")
     teams = serializers.SerializerMethodField()
+    totals = api_schema.typed_json(
+        api_schema.pair(serializers.IntegerField(), "Both teams' totals"), help_text="Both teams' totals"
+    )
     tournament = serializers.SerializerMethodField()
 
     class Meta:
@@ -214,6 +225,7 @@ class MatchListSerializer(serializers.ModelSerializer):
             "version",
         ]
 
+    @extend_schema_field(api_schema.MatchFileTeamSerializer(many=True))
     def get_teams(self, match: Match) -> list[dict[str, Any]]:
         return [{"name": t.name, "players": [t.player_a.name, t.player_b.name]} for t in match.teams]
 
@@ -235,9 +247,11 @@ class MatchDetailSerializer(MatchListSerializer):
             cache[match.pk] = selectors.match_sheet(match=match)
         return cache[match.pk]
 
+    @extend_schema_field(api_schema.RecordedDealSerializer(many=True))
     def get_deals(self, match: Match) -> list[dict[str, Any]]:
         return [deal_out(line.deal, line.row.number) for line in self._sheet(match).lines]
 
+    @extend_schema_field(api_schema.SheetSerializer)
     def get_sheet(self, match: Match) -> dict[str, Any]:
         return self._sheet(match).sheet.to_dict()
 
@@ -260,40 +274,20 @@ def deal_out(deal: Deal, number: int | None) -> dict[str, Any]:
     }
 
 
-DEAL_SCHEMA = inline_serializer(
-    "DealInput",
-    fields={
-        "thrown_in": serializers.BooleanField(required=False),
-        "maker": serializers.IntegerField(required=False, min_value=0, max_value=1),
-        "contract": serializers.DictField(
-            required=False,
-            help_text="suit, bid and multiplier (1, 2 or 4); in Coinche the bid is 80 to 160 in tens, "
-            '"capot" or "generale"',
-        ),
-        "card_points": serializers.ListField(child=serializers.IntegerField(), required=False),
-        "last_trick": serializers.IntegerField(required=False, allow_null=True),
-        "capot": serializers.IntegerField(required=False, allow_null=True),
-        "solo_capot": serializers.BooleanField(required=False),
-        "melds": serializers.ListField(
-            child=serializers.ListField(child=serializers.CharField()), required=False
-        ),
-        "belote": serializers.ListField(child=serializers.IntegerField(), required=False),
-        "declarations_winner": serializers.JSONField(required=False),
-        "generale": serializers.IntegerField(
-            required=False,
-            allow_null=True,
-            min_value=0,
-            max_value=3,
-            help_text="Coinche: the seat of the taker who took every trick alone (their team is the capot)",
-        ),
-    },
-)
+DEAL_SCHEMA = api_schema.DealInputSerializer
+
+
+class MatchImportSerializer(api_schema.MatchFileInputSerializer):
+    """A match file to import, for the schema (the engine reads and checks the body): its teams may pick
+    existing people, as a new match's do."""
+
+    teams = MatchTeamSerializer(many=True)
 
 
 # Filters -------------------------------------------------------------------------------
 
 
-class MatchFilter(django_filters.FilterSet):
+class MatchFilter(UpdatedSinceFilter):
     ruleset = django_filters.ChoiceFilter(choices=[(k, k) for k in RULESET_KEYS])
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
     created_after = django_filters.IsoDateTimeFilter(method="created_from", help_text="ISO 8601, inclusive")
@@ -325,6 +319,12 @@ class MatchFilter(django_filters.FilterSet):
         for seat in ("seat0", "seat1", "seat2", "seat3"):
             seats |= Q(**{f"{seat}__name__iexact": value})
         return queryset.filter(seats)
+
+
+class TeamFilter(UpdatedSinceFilter):
+    class Meta:
+        model = Team
+        fields = {"name": ["exact", "icontains"]}
 
 
 def visible_matches(user):
@@ -390,7 +390,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     """Matches with their deals and score sheets. Writes need a scorekeeper's token."""
 
     permission_classes = [KeeperOrReadOnly]
+    # The writes a "score" token may make (config/permissions.py); the match's keepers still decide.
+    scorekeeping_actions = frozenset({"create", "import_file", "deals", "deal", "finish"})
     filterset_class = MatchFilter
+    pagination_class = SyncPagination  # updated_since: pages continue after their last match
     ordering = ["-id"]
 
     def get_queryset(self):
@@ -454,7 +457,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return Response(MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
+        request=MatchImportSerializer,
         responses={201: MatchDetailSerializer},
         examples=[IMPORT_EXAMPLE, COINCHE_IMPORT_EXAMPLE],
         description="A match file (FORMAT.md) with its deals: the same checks as the tablet; a bad file "
@@ -466,12 +469,18 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         match.refresh_from_db()
         return Response(MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="The score sheet (FORMAT.md output).")
+    @extend_schema(
+        responses={200: api_schema.SheetSerializer}, description="The score sheet (FORMAT.md output)."
+    )
     @action(detail=True, methods=["get"])
     def sheet(self, request, pk=None):
         return Response(selectors.match_sheet(match=self.get_object()).sheet.to_dict())
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="The match file (FORMAT.md input).")
+    @extend_schema(
+        responses={200: api_schema.MatchFileSerializer},
+        description="The match file (FORMAT.md input): it replays to the same sheet, and POST …/import/ "
+        "takes it back.",
+    )
     @action(detail=True, methods=["get"], url_path="file")
     def match_file(self, request, pk=None):
         match = self.get_object()
@@ -490,14 +499,20 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(
         methods=["GET"],
-        responses={200: {"type": "array", "items": {"type": "object"}}},
+        responses={200: api_schema.RecordedDealSerializer(many=True)},
         description="The deals in playing order.",
     )
     @extend_schema(
         methods=["POST"],
         request=DEAL_SCHEMA,
         examples=DEAL_EXAMPLES,
-        responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+        responses={
+            201: api_schema.DealWrittenSerializer,
+            200: OpenApiResponse(
+                api_schema.DealWrittenSerializer,
+                description="A resend with a used `Idempotency-Key`: the deal first recorded, the sheet now",
+            ),
+        },
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
@@ -567,10 +582,11 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         methods=["PUT"],
         request=DEAL_SCHEMA,
         examples=DEAL_EXAMPLES,
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: api_schema.DealCorrectedSerializer},
         parameters=[IF_MATCH],
         description="Correct a deal; the earlier version stays in its history. Of two corrections sent "
-        "with the same `If-Match`, one is made and the other answered 412.",
+        "with the same `If-Match`, one is made and the other answered 412. The answer: the deal, its `row`, "
+        "the whole `sheet` replayed (its rows too) and the match's `version`.",
     )
     @extend_schema(
         methods=["DELETE"],
@@ -597,7 +613,8 @@ class TeamViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = TeamSerializer
     queryset = Team.objects.select_related("player_a", "player_b").order_by("id")
-    filterset_fields = {"name": ["exact", "icontains"]}
+    filterset_class = TeamFilter
+    pagination_class = SyncPagination
 
     def get_queryset(self):
         teams = selectors.visible_teams(self.request.user)

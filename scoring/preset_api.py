@@ -12,6 +12,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
 from . import presets
+from .api_schema import OptionsInputField, options_field
 from .models import RULESET_KEYS, RulePreset
 from .permissions import can_write
 
@@ -47,7 +48,7 @@ class PresetSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="What a match, a tournament and a match file call it")
     slug = serializers.CharField()
     ruleset = serializers.ChoiceField(choices=RULESET_KEYS)
-    options = serializers.DictField(help_text="Every option of the rule set, spelt out (FORMAT.md)")
+    options = options_field(help_text="Every option of the rule set, spelt out (FORMAT.md)")
     time_limit = serializers.IntegerField(
         allow_null=True, help_text="Minutes a timed match or round; null: untimed"
     )
@@ -77,7 +78,7 @@ class PresetWriteSerializer(serializers.Serializer):
         required=False,
         help_text="Unique among every preset, whatever the case. Needed to make one; kept afterwards",
     )
-    options = serializers.DictField(
+    options = OptionsInputField(
         required=False,
         default=dict,
         help_text="Changes over the copied preset's options (or over its own, to change it)",

@@ -26,7 +26,7 @@ from players import services as people
 from players.errors import PlayerError
 from players.models import Player
 
-from . import deal_sql, engine, presets, selectors
+from . import deal_sql, engine, presets, removals, selectors
 from .models import Deal, Match
 from .signals import MatchResult, match_changed
 
@@ -477,7 +477,8 @@ def deal_correct(
 
 @transaction.atomic
 def deal_delete(*, deal: Deal, user: Any = None, expected_version: int | None = None) -> Deal:
-    """Take a deal out of the match; it stays in the history (refused on a stale sheet, as above)."""
+    """Take a deal out of the match; it stays in the history (refused on a stale sheet, as above).
+    A client mirroring the API learns it from the tombstone written with it (``removals``)."""
     match = _locked(deal.match)
     _check_version(match, expected_version)
     deal = match.deals.get(pk=deal.pk)
@@ -488,6 +489,13 @@ def deal_delete(*, deal: Deal, user: Any = None, expected_version: int | None = 
     deal._history_user = user
     deal.save()
     _apply_sheet(match, sheet, user)
+    removals.removal_record(
+        kind=removals.Kind.DEAL,
+        object_id=deal.pk,
+        reason=removals.Reason.DELETED,
+        match_id=match.pk,
+        tournament_id=removals.tournament_of(match),
+    )
     return deal
 
 

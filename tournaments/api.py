@@ -9,26 +9,30 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import django_filters
+from django.db import transaction
 from django.db.models import Q
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import MethodNotAllowed, PermissionDenied
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
 from config import spreadsheet
+from config.sync import SyncPagination, UpdatedSinceFilter
 from players.models import Club
+from scoring import api_schema as scoring_schema
 from scoring import selectors as scoring_selectors
 from scoring.models import RULESET_KEYS
 from scoring.permissions import can_write
 
-from . import clock, selectors, services, standings
+from . import api_schema, clock, selectors, services, standings
+from .api_schema import RankingSerializer
 from .models import Adjustment, Entry, Round, Table, Tournament
 from .services.individual import partnership_name
 
@@ -36,7 +40,32 @@ from .services.individual import partnership_name
 class TournamentSerializer(serializers.ModelSerializer):
     organizer = serializers.CharField(source="organizer.username", read_only=True)
     club = serializers.SlugRelatedField(
-        slug_field="slug", read_only=True, help_text="The club that holds it (its slug), or null"
+        slug_field="slug",
+        read_only=True,
+        allow_null=True,
+        help_text="The club that holds it (its slug), or null",
+    )
+    embed_origins = serializers.SerializerMethodField(
+        help_text="The websites (origins) whose pages may frame the embeds (/tournaments/{slug}/embed/…)"
+    )
+    finish_in_play = serializers.ChoiceField(
+        choices=Tournament.InPlay.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text="Finished early: what became of the matches in play (empty: not finished early)",
+    )
+    options = scoring_schema.options_field(help_text="The rule set's options for every match")
+    tiebreaks = scoring_schema.typed_json(
+        serializers.ListField(child=serializers.ChoiceField(choices=list(standings.METRICS))),
+        help_text="Metric keys in order, fixed when the tournament starts",
+    )
+    cuts = scoring_schema.typed_json(
+        serializers.ListField(child=serializers.IntegerField()),
+        help_text="Places where a tie is played off, e.g. [3, 8]",
+    )
+    avoid = scoring_schema.typed_json(
+        serializers.ListField(child=scoring_schema.pair(serializers.IntegerField(), "Two entry ids")),
+        help_text="Pairs of entries kept apart while the pairing allows (same club, same family)",
     )
 
     class Meta:
@@ -51,8 +80,12 @@ class TournamentSerializer(serializers.ModelSerializer):
             "finish_reason",
             "finish_in_play",
             "avoid",
+            "updated_at",
         ]
-        fields = [*read_only_fields[:2], *services.SETTINGS, *read_only_fields[2:]]
+        fields = [*read_only_fields[:2], *services.SETTINGS, *services.EMBED_SETTINGS, *read_only_fields[2:]]
+
+    def get_embed_origins(self, tournament: Tournament) -> list[str]:
+        return tournament.embed_origins.split()
 
 
 class TournamentWriteSerializer(serializers.Serializer):
@@ -60,7 +93,7 @@ class TournamentWriteSerializer(serializers.Serializer):
     ruleset = serializers.ChoiceField(
         choices=RULESET_KEYS, required=False, help_text="Left out: the preset's game, else mpourloto"
     )
-    options = serializers.DictField(
+    options = scoring_schema.OptionsInputField(
         required=False, default=dict, help_text="With a preset: changes over the preset's options"
     )
     preset = serializers.CharField(
@@ -128,6 +161,34 @@ class TournamentWriteSerializer(serializers.Serializer):
     )
     signup_open = serializers.BooleanField(default=False)
     starts_on = serializers.DateField(required=False, allow_null=True)
+    # The embeds on a club's own website: may change at any time, once started too.
+    embed_origins = serializers.ListField(
+        child=serializers.CharField(max_length=300),
+        max_length=20,
+        required=False,
+        help_text="The websites whose pages may frame the embeds (/tournaments/{slug}/embed/standings/, "
+        "…/embed/round/, …/embed/rounds/{n}/), as origins: https://club.example[:port], no path "
+        "(http:// only for localhost and 127.0.0.1; a wildcard only as https://*.club.example); "
+        "[] for none (this site only)",
+    )
+    colour = serializers.RegexField(
+        r"^(#[0-9a-fA-F]{6})?$",
+        required=False,
+        allow_blank=True,
+        help_text="The embeds' main colour, #rrggbb; empty: the site's green",
+    )
+    background = serializers.RegexField(
+        r"^(#[0-9a-fA-F]{6})?$",
+        required=False,
+        allow_blank=True,
+        help_text="The embeds' background, #rrggbb; empty: white",
+    )
+
+    def validate_embed_origins(self, origins: list[str]) -> list[str]:
+        try:
+            return services.embed_origins_parse(origins)
+        except services.TournamentError as error:
+            raise serializers.ValidationError(str(error).split("\n")) from None
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -241,30 +302,6 @@ class FinishSerializer(serializers.Serializer):
     )
 
 
-class RankingRowSerializer(serializers.Serializer):
-    position = serializers.IntegerField(help_text="1 … n, the order of the list")
-    rank = serializers.IntegerField(help_text="Shared by teams the ranking cannot separate (3, 3)")
-    entry = serializers.IntegerField()
-    team = serializers.CharField()
-    players = serializers.ListField(child=serializers.CharField())
-    withdrawn = serializers.BooleanField()
-    reached = serializers.CharField(
-        help_text="champion, final, third_place, fourth_place, semi_final, quarter_final, round_of_16 …, "
-        "or stage (did not reach the knockout)"
-    )
-    stage_rank = serializers.IntegerField(allow_null=True, help_text="The team's rank in the stage")
-
-
-class RankingSerializer(serializers.Serializer):
-    final = serializers.BooleanField(help_text="True once the tournament is finished; until then provisional")
-    status = serializers.CharField()
-    finished_at = serializers.DateTimeField(allow_null=True)
-    finish_reason = serializers.CharField(help_text="Set when the organizer finished it early")
-    finish_in_play = serializers.CharField(help_text="totals, left_out, or empty")
-    version = serializers.IntegerField()
-    rows = RankingRowSerializer(many=True)
-
-
 class EntryStatusSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=[s for s in Entry.Status.values if s != Entry.Status.PENDING])
 
@@ -277,6 +314,11 @@ class TableSerializer(serializers.ModelSerializer):
         model = Table
         fields = ["number", "bracket", "teams", "match"]
 
+    @extend_schema_field(
+        scoring_schema.pair(
+            scoring_schema.nullable(api_schema.TableSideSerializer), "Side 0, side 1 (null: a bye)"
+        )
+    )
     def get_teams(self, table: Table) -> list[dict[str, Any] | None]:
         """Each side's entry and name (None: a bye); at an individual table, a side is a partnership:
         ``team`` is its name ("Nikos & Eleni", as the match's), ``entry`` its first player,
@@ -293,6 +335,7 @@ class TableSerializer(serializers.ModelSerializer):
             for e, p in ((table.entry0, table.partner0), (table.entry1, table.partner1))
         ]
 
+    @extend_schema_field(api_schema.TableMatchSerializer(allow_null=True))
     def get_match(self, table: Table) -> dict[str, Any] | None:
         m = table.match
         return None if m is None else {"id": m.pk, "status": m.status, "winner": m.winner, "totals": m.totals}
@@ -309,11 +352,27 @@ class RoundSerializer(serializers.ModelSerializer):
         model = Round
         fields = ["number", "kind", "status", "cut", "created_at", "started_at", "clock", "tables"]
 
+    @extend_schema_field(api_schema.RoundClockSerializer(allow_null=True))
     def get_clock(self, rnd: Round) -> dict[str, Any] | None:
         return clock.state(rnd)
 
+    @extend_schema_field(TableSerializer(many=True))
     def get_tables(self, rnd: Round) -> list[dict[str, Any]]:
         return TableSerializer(selectors.round_tables(rnd=rnd), many=True).data
+
+
+class TournamentExportSerializer(serializers.Serializer):
+    """The whole tournament as one document (``_export_parts`` writes it), for the schema."""
+
+    tournament = TournamentSerializer()
+    entries = EntrySerializer(many=True)
+    rounds = RoundSerializer(many=True)
+    standings = api_schema.StandingsRowSerializer(many=True)
+    ranking = api_schema.RankingRowSerializer(many=True)
+    matches = serializers.DictField(
+        child=scoring_schema.ExportedMatchSerializer(),
+        help_text="Every match of the tournament's tables, by its id: its match file and its sheet",
+    )
 
 
 class ClockSerializer(serializers.Serializer):
@@ -329,9 +388,23 @@ class ClockSerializer(serializers.Serializer):
 
 class AdjustmentSerializer(serializers.ModelSerializer):
     entry = serializers.IntegerField(source="entry_id", allow_null=True, required=False)
-    round = serializers.IntegerField(source="table.round.number", read_only=True, default=None)
-    table = serializers.IntegerField(source="table.number", read_only=True, default=None)
-    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    round = serializers.IntegerField(
+        source="table.round.number",
+        read_only=True,
+        default=None,
+        allow_null=True,
+        help_text="null: a penalty",
+    )
+    table = serializers.IntegerField(
+        source="table.number", read_only=True, default=None, allow_null=True, help_text="null: a penalty"
+    )
+    created_by = serializers.CharField(
+        source="created_by.username", read_only=True, default=None, allow_null=True
+    )
+    scores = scoring_schema.typed_json(
+        serializers.ListField(child=serializers.IntegerField()),
+        help_text="A forfeit or award: the game points of each side ([] for a penalty)",
+    )
 
     class Meta:
         model = Adjustment
@@ -386,7 +459,7 @@ class SwapSerializer(serializers.Serializer):
     second = serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2, max_length=2)
 
 
-class TournamentFilter(django_filters.FilterSet):
+class TournamentFilter(UpdatedSinceFilter):
     club = django_filters.CharFilter(
         method="by_club", help_text="The club's slug (its tournaments), or the organizing club's account"
     )
@@ -430,13 +503,14 @@ class TournamentViewSet(viewsets.ModelViewSet):
     serializer_class = TournamentSerializer
     permission_classes = [OrganizerOrReadOnly]
     filterset_class = TournamentFilter
+    pagination_class = SyncPagination  # updated_since: pages continue after their last tournament
     lookup_field = "slug"
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     @extend_schema(exclude=True)
     def destroy(self, request, *args, **kwargs):
         """A tournament is not deleted through the API (its results are a record)."""
-        return Response({"detail": 'Method "DELETE" not allowed.'}, status=status.HTTP_405_METHOD_NOT_ALLOWED)
+        raise MethodNotAllowed(request.method)
 
     def get_queryset(self):
         return selectors.tournament_list(user=self.request.user).select_related("organizer").order_by("-id")
@@ -467,7 +541,13 @@ class TournamentViewSet(viewsets.ModelViewSet):
         data = TournamentWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        tournament = services.tournament_create(organizer=request.user, **values)
+        embed = {name: values.pop(name) for name in services.EMBED_SETTINGS if name in values}
+        with transaction.atomic():
+            tournament = services.tournament_create(organizer=request.user, **values)
+            if embed:
+                tournament = services.tournament_embed_update(
+                    tournament=tournament, user=request.user, **embed
+                )
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=TournamentWriteSerializer, responses={200: TournamentSerializer})
@@ -475,9 +555,15 @@ class TournamentViewSet(viewsets.ModelViewSet):
         tournament = self._managed()
         data = TournamentWriteSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        tournament = services.tournament_update(
-            tournament=tournament, user=request.user, **data.validated_data
-        )
+        values = dict(data.validated_data)
+        embed = {name: values.pop(name) for name in services.EMBED_SETTINGS if name in values}
+        with transaction.atomic():  # the embeds' settings alone may change once started
+            if values or not embed:
+                tournament = services.tournament_update(tournament=tournament, user=request.user, **values)
+            if embed:
+                tournament = services.tournament_embed_update(
+                    tournament=tournament, user=request.user, **embed
+                )
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=None, responses={200: TournamentSerializer})
@@ -644,7 +730,11 @@ class TournamentViewSet(viewsets.ModelViewSet):
         )
         return Response(RoundSerializer(rnd).data)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="Rows with every tie-break value.")
+    @extend_schema(
+        responses={200: api_schema.StandingsSerializer},
+        description="The standings as last computed: the rows best first, each with its rank and every "
+        "tie-break value, the play-offs due at the cuts and the final ranking so far.",
+    )
     @action(detail=True, methods=["get"])
     def standings(self, request, slug=None):
         tournament = self.get_object()
@@ -757,7 +847,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
         tournament = self.get_object()
         return _csv_stream(_deal_rows(tournament), f"{tournament.slug}-deals.csv")
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="The whole tournament as one document.")
+    @extend_schema(
+        responses={200: TournamentExportSerializer}, description="The whole tournament as one document."
+    )
     @action(detail=True, methods=["get"])
     def export(self, request, slug=None):
         """Streamed: the head at once, then the matches as they are read, a batch of tables at a time."""

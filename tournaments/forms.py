@@ -14,6 +14,7 @@ from scoring.messages import GAME_NAMES, game_name
 
 from . import standings
 from .models import Tournament
+from .services import TournamentError, embed
 
 
 def _metric_choices() -> list[tuple[str, str]]:
@@ -252,3 +253,65 @@ class SwapForm(forms.Form):
 
     def clean_second(self) -> tuple[int, int]:
         return self._spot(self.cleaned_data["second"])
+
+
+class EmbedForm(forms.Form):
+    """The embeds' settings on the organizer page: the websites that may show them, their colours.
+    A colour input always holds a colour: the site's own chosen there is kept as none (the site's)."""
+
+    embed_origins = forms.CharField(
+        required=False,
+        label=_("Websites that may show them"),
+        help_text=_(
+            "One a line, as https://club.example (the address of the site, without a page). "
+            "None: only this site."
+        ),
+        widget=forms.Textarea(
+            attrs={
+                "rows": 3,
+                "placeholder": "https://club.example",
+                "spellcheck": "false",
+                "autocapitalize": "none",
+            }
+        ),
+    )
+    colour = forms.CharField(
+        required=False, label=_("Colour"), widget=forms.TextInput(attrs={"type": "color"})
+    )
+    background = forms.CharField(
+        required=False, label=_("Background"), widget=forms.TextInput(attrs={"type": "color"})
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        kwargs["initial"] = {
+            "embed_origins": tournament.embed_origins,
+            "colour": tournament.colour or embed.DEFAULT_COLOUR,
+            "background": tournament.background or embed.DEFAULT_BACKGROUND,
+        }
+        super().__init__(*args, **kwargs)
+
+    def clean_embed_origins(self) -> list[str]:
+        try:
+            return embed.embed_origins_parse(self.cleaned_data["embed_origins"])
+        except TournamentError as error:
+            raise forms.ValidationError(str(error).split("\n")) from None
+
+    def _colour(self, name: str, default: str) -> str:
+        try:
+            colour = embed.colour_parse(self.cleaned_data[name])
+        except TournamentError as error:
+            raise forms.ValidationError(str(error)) from None
+        return "" if colour == default else colour
+
+    def clean_colour(self) -> str:
+        return self._colour("colour", embed.DEFAULT_COLOUR)
+
+    def clean_background(self) -> str:
+        return self._colour("background", embed.DEFAULT_BACKGROUND)
+
+    def settings(self) -> dict[str, Any]:
+        """The service's arguments; "The site's colours" (the button) puts both colours back."""
+        values = dict(self.cleaned_data)
+        if self.data.get("site_colours"):
+            values.update(colour="", background="")
+        return values

@@ -1,4 +1,5 @@
-"""A change of a tournament match's result queues the standings (nothing more happens here)."""
+"""A change of a tournament match's result queues the standings, and a match that has just finished
+is announced (``signals.match_finished``); nothing more happens here."""
 
 from django.dispatch import receiver
 
@@ -7,6 +8,7 @@ from scoring.signals import MatchResult, match_changed
 from . import (
     after_response,  # noqa: F401 - connects the request signals it listens to
     services,
+    signals,
 )
 from .models import Table
 
@@ -29,3 +31,16 @@ def queue_standings(sender, match, previous: MatchResult | None = None, **kwargs
     tournament_id, confirmation = found
     if previous is None or services.standings_affected(previous, now, confirmation=confirmation):
         services.standings_request(tournament_id)
+
+
+@receiver(match_changed, dispatch_uid="tournaments-match-finished")
+def announce_finished(sender, match, previous: MatchResult | None = None, **kwargs) -> None:
+    """A tournament's match that was not finished and now is: ``signals.match_finished``, with its
+    table, round and tournament (one query, only then). A finished match corrected is not a finish
+    (the standings it changes are announced); a sender that does not say what the match was is not
+    taken for one."""
+    if previous is None or previous.finished or not MatchResult.of(match).finished:
+        return
+    table = Table.objects.select_related("round__tournament").filter(match=match).first()
+    if table is not None:
+        signals.match_finished.send(sender=Table, tournament=table.round.tournament, table=table, match=match)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import screen, views
+from . import embed, screen, views
 
 app_name = "tournaments"
 
@@ -14,6 +14,10 @@ urlpatterns = [
     path("tournaments/<slug:slug>/screen/", screen.screen, name="screen"),
     path("tournaments/<slug:slug>/screen/data/", screen.screen_data, name="screen_data"),
     path("tournaments/<slug:slug>/screen/events/", screen.screen_events, name="screen_events"),
+    # On a club's own website, in a frame (tournaments/embed.py).
+    path("tournaments/<slug:slug>/embed/standings/", embed.standings, name="embed_standings"),
+    path("tournaments/<slug:slug>/embed/round/", embed.round_current, name="embed_round_current"),
+    path("tournaments/<slug:slug>/embed/rounds/<int:number>/", embed.round_detail, name="embed_round"),
     path("tournaments/<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
     path("tournaments/<slug:slug>/rounds/<int:number>/print/", views.round_print, name="round_print"),
     path("tournaments/<slug:slug>/teams/<int:entry_pk>/", views.entry_detail, name="entry"),
@@ -21,6 +25,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/manage/", views.manage, name="manage"),
     path("tournaments/<slug:slug>/manage/start/", views.start, name="start"),
     path("tournaments/<slug:slug>/manage/audit/", views.audit, name="audit"),
+    path("tournaments/<slug:slug>/manage/embed/", views.embed_settings, name="embed_settings"),
     path("tournaments/<slug:slug>/manage/finish/", views.finish, name="finish"),
     path("tournaments/<slug:slug>/manage/rounds/<int:number>/clock/", views.round_clock, name="round_clock"),
     path("tournaments/<slug:slug>/manage/decisions/", views.adjustment_add, name="adjustment_add"),

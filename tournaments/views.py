@@ -18,8 +18,8 @@ from django_ratelimit.decorators import ratelimit
 
 from config.ratelimits import failed_lookups_limited
 
-from . import clock, selectors, services
-from .forms import SwapForm, TournamentForm, entry_form
+from . import clock, embed, selectors, services
+from .forms import EmbedForm, SwapForm, TournamentForm, entry_form
 from .models import Entry, Round, Table, Tournament
 
 
@@ -199,6 +199,17 @@ def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             messages.success(request, gettext("%(team)s entered.") % {"team": d["name"]})
             return redirect("tournaments:manage", slug=tournament.slug)
+    return manage_page(request, tournament, form=form)
+
+
+def manage_page(
+    request: HttpRequest, tournament: Tournament, *, form=None, embed_form: EmbedForm | None = None
+) -> HttpResponse:
+    """The organizer page, with its forms as sent (a refused one shows its errors: a 422)."""
+    if form is None:
+        form = entry_form(tournament)()
+    if embed_form is None:
+        embed_form = EmbedForm(tournament=tournament)
     rounds = list(selectors.rounds(tournament=tournament))
     current = next((r for r in reversed(rounds) if r.kind != Round.Kind.PLAYOFF), None)
     context = {
@@ -214,8 +225,27 @@ def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "current_clock": clock.state(current) if current else None,
         "adjustments": selectors.adjustments(tournament=tournament),
         "kept_apart": selectors.kept_apart(tournament=tournament),
+        "embed_form": embed_form,
+        "embed_snippets": embed.snippets(request, tournament),
     }
-    return render(request, "tournaments/manage.html", context, status=422 if form.errors else 200)
+    status = 422 if form.errors or embed_form.errors else 200
+    return render(request, "tournaments/manage.html", context, status=status)
+
+
+@organizer_only
+@require_POST
+def embed_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The embeds' settings (who may frame them, their colours); refused, the page with the errors."""
+    form = EmbedForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        try:
+            services.tournament_embed_update(tournament=tournament, user=request.user, **form.settings())
+        except services.TournamentError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, gettext("The embeds' settings are saved."))
+            return redirect(reverse("tournaments:manage", args=[tournament.slug]) + "#embed")
+    return manage_page(request, tournament, embed_form=form)
 
 
 @organizer_only

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "scoring",
     "tournaments",
     "league",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -155,11 +156,35 @@ CELERY_TASK_SERIALIZER = "json"
 # file is refused before it is replayed. The body itself is capped by DATA_UPLOAD_MAX_MEMORY_SIZE.
 TSOXA_IMPORT_MAX_DEALS = env.int("TSOXA_IMPORT_MAX_DEALS", default=1000)
 
+# Webhooks (webhooks/): the site's own address, which the links in their payloads start with.
+TSOXA_SITE_URL = env("TSOXA_SITE_URL", default="http://127.0.0.1:8000")
+# They are posted only to public addresses, over https (webhooks/guard.py); true lets a laptop or
+# the tests reach a receiver on 127.0.0.1 or the local network, over http too. Never in production.
+TSOXA_WEBHOOKS_ALLOW_PRIVATE = env.bool("TSOXA_WEBHOOKS_ALLOW_PRIVATE", default=False)
+# A subscription is paused after this many deliveries in a row failed (each after all its attempts).
+TSOXA_WEBHOOKS_PAUSE_AFTER = env.int("TSOXA_WEBHOOKS_PAUSE_AFTER", default=10)
+
+# The API's request rates (config/throttles.py), per scoped token at its scope's rate, per account
+# (its DRF token or session) and per client address without credentials; counted in the cache.
+TSOXA_API_RATE_ANON = env("TSOXA_API_RATE_ANON", default="120/min")
+TSOXA_API_RATE_READ = env("TSOXA_API_RATE_READ", default="600/min")
+TSOXA_API_RATE_SCORE = env("TSOXA_API_RATE_SCORE", default="300/min")
+TSOXA_API_RATE_USER = env("TSOXA_API_RATE_USER", default="600/min")
+
 REST_FRAMEWORK = {
+    # The account's token, a scoped token (Bearer tsx_…: config/authentication.py), the session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
+        "config.authentication.ScopedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttles.ApiRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": TSOXA_API_RATE_ANON,
+        "read": TSOXA_API_RATE_READ,
+        "score": TSOXA_API_RATE_SCORE,
+        "user": TSOXA_API_RATE_USER,
+    },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.Pagination",
     # Bad or absurdly nested JSON is a 400 on every endpoint, never a server error.
@@ -169,10 +194,16 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "config.api_errors.handler",
+    # Every refusal is an RFC 9457 problem (application/problem+json): drf-standardized-errors'
+    # handler, with the formatter and handler of config/api_errors.py (DRF_STANDARDIZED_ERRORS).
+    "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "config.schema.TsoxaAutoSchema",
     "DEFAULT_VERSIONING_CLASS": None,
+}
+DRF_STANDARDIZED_ERRORS = {
+    "EXCEPTION_HANDLER_CLASS": "config.api_errors.ProblemHandler",
+    "EXCEPTION_FORMATTER_CLASS": "config.api_errors.ProblemFormatter",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tsoxa API",
@@ -180,7 +211,11 @@ SPECTACULAR_SETTINGS = {
         "Score sheets and tournaments of the Belote family of card games. Deals and sheets have the "
         "shapes of the match file (FORMAT.md). Read: public tournaments and their matches, anonymously. "
         "Write: token authentication (POST /api/v1/token/ with username and password, then "
-        "'Authorization: Token <key>'); scorekeepers write their matches, organizers their tournaments."
+        "'Authorization: Token <key>'); scorekeepers write their matches, organizers their tournaments. "
+        "Scoped tokens ('Authorization: Bearer tsx_…', from /account/tokens/ or /api/v1/tokens/) may do "
+        "less: `read` only reads, `score` also keeps matches, `full` what the account may. "
+        "Requests are limited per minute (by default 120 per address without credentials, 600 per account "
+        "or read token, 300 per score token): past the limit, 429 with Retry-After."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -190,6 +225,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Request bodies are documented as JSON only (DRF's form parsers still read a browser's forms): a
+    # body in three encodings of one model leaves a generated client sending the last, multipart.
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
     "ENUM_NAME_OVERRIDES": {
         "RulesetEnum": "scoring.models.RULESET_KEYS",
         "RulesetNameEnum": "scoring.models.RULESET_CHOICES",
@@ -197,11 +235,15 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
+        "WebhookEventEnum": "webhooks.models.Event",
+        "DeliveryStatusEnum": "webhooks.models.Delivery.Status",
     },
 }
 
 # Content-Security-Policy on every response (Django's middleware; a view may send its own, as the
-# SVG chart does, or get another policy with csp_override, as the API docs do: config/api_urls.py).
+# SVG chart does, or get another policy with csp_override, as the API docs do: config/api_urls.py;
+# a tournament's embeds set theirs per response: frame-ancestors 'self' and the organizer's
+# origins, tournaments/embed.py).
 # Scripts come from our own files; the one inline script of base.html carries the request's nonce.
 # No 'unsafe-eval': htmx only evaluates hx-on, js: values and trigger filters, which no template
 # uses, and base.html turns its eval off. Styles may be inline ('unsafe-inline'): a few templates

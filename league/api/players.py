@@ -12,6 +12,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from config.sync import SyncPagination, UpdatedSinceFilter
 from league import ratings
 from league.api import identity as bodies
 from league.api.ratings import RatingHistorySerializer
@@ -24,13 +25,20 @@ from scoring import selectors
 from scoring.api import MatchListSerializer, PlayerSerializer
 
 
+class PlayerFilter(UpdatedSinceFilter):
+    class Meta:
+        model = Player
+        fields = {"name": ["exact", "icontains"]}
+
+
 @extend_schema(tags=["players"])
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     """Players, but those known only from private tournaments this account does not organize."""
 
     serializer_class = PlayerSerializer
     queryset = Player.objects.order_by("id")
-    filterset_fields = {"name": ["exact", "icontains"]}
+    filterset_class = PlayerFilter
+    pagination_class = SyncPagination  # updated_since: pages continue after their last player
 
     def get_queryset(self):
         players = selectors.visible_players(self.request.user).select_related("merged_into").order_by("id")

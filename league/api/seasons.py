@@ -16,6 +16,7 @@ from league import services
 from league.models import DEFAULT_SCALE, Season
 from league.season_points import MAX_SCALE
 from players.models import Club
+from scoring.api_schema import typed_json
 from tournaments.models import Tournament
 
 # Request examples: the docs show them, and the schema-driven test run sends them (scoring/api.py).
@@ -55,10 +56,16 @@ UPDATE_EXAMPLES = [
 
 
 class SeasonSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True, help_text="None: a league's")
+    club = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, allow_null=True, help_text="None: a league's"
+    )
     owner = serializers.CharField(source="owner.username", read_only=True)
     tournaments = serializers.SerializerMethodField(
         help_text="The events chosen (slugs; those this account may see), for a season of chosen events"
+    )
+    scale = typed_json(
+        serializers.ListField(child=serializers.IntegerField()),
+        help_text="Points by final rank: [1st, 2nd, …]",
     )
 
     class Meta:
@@ -200,10 +207,6 @@ class RunsOrReadOnly(permissions.BasePermission):
         return request.method in permissions.SAFE_METHODS or selectors.can_manage(obj, request.user)
 
 
-def _refused(error: services.SeasonError) -> Response:
-    return Response({"detail": str(error), "field": error.field}, status=status.HTTP_400_BAD_REQUEST)
-
-
 @extend_schema(tags=["seasons"])
 class SeasonViewSet(viewsets.ModelViewSet):
     """Seasons: a club's or a league's events over some dates, and their table."""
@@ -237,17 +240,15 @@ class SeasonViewSet(viewsets.ModelViewSet):
         data = SeasonWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        try:
-            club = None
-            if values.get("club"):
-                club = Club.objects.filter(slug=values["club"]).first()
-                if club is None:
-                    raise services.SeasonError(gettext("No such club."), "club")
-            values["club"] = club
-            values["tournaments"] = self._events(values.get("tournaments")) or []
-            season = services.season_create(user=request.user, **values)
-        except services.SeasonError as error:
-            return _refused(error)
+        # A SeasonError is answered 400 with its words and field (config/api_errors.py).
+        club = None
+        if values.get("club"):
+            club = Club.objects.filter(slug=values["club"]).first()
+            if club is None:
+                raise services.SeasonError(gettext("No such club."), "club")
+        values["club"] = club
+        values["tournaments"] = self._events(values.get("tournaments")) or []
+        season = services.season_create(user=request.user, **values)
         return Response(SeasonSerializer(season, context={"request": request}).data, status=201)
 
     @extend_schema(request=SeasonWriteSerializer, responses={200: SeasonSerializer}, examples=UPDATE_EXAMPLES)
@@ -256,17 +257,13 @@ class SeasonViewSet(viewsets.ModelViewSet):
         data = SeasonWriteSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        try:
-            club = season.club.slug if season.club_id else None
-            if "club" in values and values.pop("club") != club:
-                raise services.SeasonError(
-                    gettext("A season stays with its club: make a new season for another."), "club"
-                )
-            if "tournaments" in values:
-                values["tournaments"] = self._events(values["tournaments"])
-            season = services.season_update(season=season, user=request.user, **values)
-        except services.SeasonError as error:
-            return _refused(error)
+        club = season.club.slug if season.club_id else None
+        if "club" in values and values.pop("club") != club:
+            refusal = gettext("A season stays with its club: make a new season for another.")
+            raise services.SeasonError(refusal, "club")
+        if "tournaments" in values:
+            values["tournaments"] = self._events(values["tournaments"])
+        season = services.season_update(season=season, user=request.user, **values)
         return Response(SeasonSerializer(season, context={"request": request}).data)
 
     def destroy(self, request, slug=None):

@@ -17,6 +17,7 @@ SECTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "tournaments": ("tournaments:list", ("tournaments:",)),
     "matches": ("scoring:home", ("scoring:",)),
     "login": ("login", ()),
+    "account": ("league:tokens", ()),  # the account's API tokens, from the username in the header
 }
 
 

@@ -5,6 +5,7 @@ import pytest
 
 from config.parsers import MAX_DEPTH
 from scoring.models import Deal, Match
+from tests.problems import problem
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -40,21 +41,25 @@ def test_an_unreadable_body_is_a_400_everywhere_and_saves_nothing(api, endpoints
     for name, (method, url, role) in endpoints.items():
         response = getattr(api(role), method)(url, body, content_type="application/json")
         assert response.status_code == 400, (name, response.status_code)
-        assert response.json()["detail"], name
+        assert problem(response, 400)["detail"], name
     assert (Match.objects.count(), Deal.objects.count(), Tournament.objects.count()) == counts
 
 
 def test_the_messages_say_what_is_wrong(api):
     deep = api("scorekeeper").post("/api/v1/matches/", b"[" * 100_000, content_type="application/json")
-    assert deep.json() == {"detail": "The body is not valid JSON."}
     nested = b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1)
     too_deep = api("scorekeeper").post("/api/v1/matches/", nested, content_type="application/json")
-    assert too_deep.json() == {"detail": "The body is nested too deeply."}
+    for response, words in [
+        (deep, "The body is not valid JSON."),
+        (too_deep, "The body is nested too deeply."),
+    ]:
+        body = problem(response, 400)
+        assert (body["type"], body["detail"]) == ("https://tsoxa.app/problems/malformed-request", words)
+        assert body["errors"] == [{"attr": None, "code": "parse_error", "detail": words}]
 
 
 def test_a_body_as_deep_as_allowed_is_read(api):
     """Nesting up to the limit reaches the view, which says what it thinks of the content."""
     nested = b"[" * MAX_DEPTH + b"]" * MAX_DEPTH
     response = api("scorekeeper").post("/api/v1/matches/", nested, content_type="application/json")
-    assert response.status_code == 400
-    assert response.json() != {"detail": "The body is nested too deeply."}
+    assert problem(response, 400)["detail"] != "The body is nested too deeply."

@@ -12,6 +12,7 @@ from config.parsers import SafeJSONParser
 from players.models import Player, Team
 from scoring.models import Deal, Match
 from tests.factories import made
+from tests.problems import problem
 
 from .conftest import WIN_0
 
@@ -40,9 +41,14 @@ def post(client, body: bytes | str):
 def test_a_file_of_1001_deals_is_a_400_naming_the_deals_and_saves_nothing(api, users):
     before = counts()
     response = api("club_writer").post(IMPORT, match_file(1001), format="json")
-    assert response.status_code == 400
-    assert response.json() == {
-        "detail": "deals: a match file to import has at most 1000 deals; this one has 1001",
+    words = "deals: a match file to import has at most 1000 deals; this one has 1001"
+    assert problem(response, 400) == {
+        "type": "https://tsoxa.app/problems/rules-violation",
+        "title": "Refused by the game's rules",
+        "status": 400,
+        "detail": words,
+        "instance": IMPORT,
+        "errors": [{"attr": "deals", "code": "refused_by_rules", "detail": words}],
         "field": "deals",
         "deal": None,
     }
@@ -58,7 +64,7 @@ def test_a_file_of_1000_deals_is_imported(api, users):
 
 def test_the_limit_follows_the_setting(api, users, settings):
     settings.TSOXA_IMPORT_MAX_DEALS = 3
-    assert api("club_writer").post(IMPORT, match_file(4), format="json").json()["field"] == "deals"
+    assert problem(api("club_writer").post(IMPORT, match_file(4), format="json"), 400)["field"] == "deals"
     assert api("club_writer").post(IMPORT, match_file(3), format="json").status_code == 201
 
 
@@ -67,8 +73,9 @@ def test_many_tiny_deals_under_the_byte_limit_are_refused_by_their_count(api, us
     assert len(body) < 2.5 * 2**20  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE
     before = counts()
     response = post(api("club_writer"), body)
-    assert (response.status_code, response.json()["field"]) == (400, "deals")
-    assert "this one has 200000" in response.json()["detail"]
+    body = problem(response, 400)
+    assert body["field"] == "deals"
+    assert "this one has 200000" in body["detail"]
     assert counts() == before
 
 
@@ -94,9 +101,12 @@ def test_a_body_over_django_s_limit_is_a_413_and_saves_nothing(api, users):
     body = json.dumps({**match_file(1), "teams": [{"name": padding, "players": ["A", "B"]}, TEAMS[1]]})
     before = counts()
     response = post(api("club_writer"), body)
-    assert response.status_code == 413
-    assert response.json() == {
-        "detail": "The body is larger than 2621440 bytes, more than any document of this API."
+    assert problem(response, 413) == {
+        "type": "https://tsoxa.app/problems/body-too-large",
+        "title": "Request body too large",
+        "status": 413,
+        "detail": "The body is larger than 2621440 bytes, more than any document of this API.",
+        "instance": IMPORT,
     }
     assert counts() == before
 

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from scoring import services
 from scoring.models import Deal, Match
 from tests.api.conftest import WIN_0, WIN_1, client_for
+from tests.problems import problem
 
 pytestmark = pytest.mark.django_db
 
@@ -39,8 +40,7 @@ def test_a_deal_on_an_older_version_is_refused_with_the_current_one(api, standal
     response = api("scorekeeper").post(
         url(standalone, "deals/"), WIN_0, format="json", HTTP_IF_MATCH=header.format(old=old)
     )
-    assert response.status_code == 412
-    assert response.json()["version"] == standalone.version
+    assert problem(response, 412)["version"] == standalone.version
     assert standalone.deals.count() == before
 
 
@@ -134,8 +134,13 @@ def test_a_key_reused_for_another_deal_is_refused_and_stores_nothing(api, standa
     standalone.refresh_from_db()
     before = (Deal.objects.count(), standalone.version)
     response = client.post(url(standalone, "deals/"), WIN_1, format="json", HTTP_IDEMPOTENCY_KEY="tablet-2")
-    assert response.status_code == 409
-    assert "already used for another deal" in response.json()["detail"]
+    body = problem(response, 409)
+    assert "already used for another deal" in body["detail"]
+    assert (body["type"], body["field"], body["deal"]) == (
+        "https://tsoxa.app/problems/idempotency-conflict",
+        "Idempotency-Key",
+        None,
+    )
     standalone.refresh_from_db()
     assert (Deal.objects.count(), standalone.version) == before
 
@@ -156,7 +161,7 @@ def test_a_tablets_api_write_without_the_csrf_token_is_refused_not_a_server_erro
     client, match = table_tablet
     client.raise_request_exception = False
     response = client.post(url(match, "deals/"), WIN_0, format="json")
-    assert response.status_code == 403 and "CSRF" in response.json()["detail"]
+    assert "CSRF" in problem(response, 403)["detail"]
     assert match.deals.count() == 0
 
 
@@ -210,8 +215,9 @@ def test_the_schema_documents_the_refusals_with_their_bodies(anon):
         ("/api/v1/matches/{id}/finish/", "post"),
     ]:
         assert {"400", "403", "404", "412"} <= set(paths[path][method]["responses"]), (path, method)
-    stale = post_deal["412"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    stale = post_deal["412"]["content"]["application/problem+json"]["schema"]["$ref"].rsplit("/", 1)[1]
     assert {"detail", "version"} <= set(schema["components"]["schemas"][stale]["properties"])
+    assert {"detail", "version"} <= set(schema["components"]["schemas"][stale]["required"])
     assert "429" in paths["/api/v1/token/"]["post"]["responses"]
     assert "404" in paths["/api/v1/tournaments/{slug}/"]["get"]["responses"]
     if_match = [

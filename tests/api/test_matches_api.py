@@ -10,6 +10,7 @@ from scoring import engine
 from scoring import services as scoring
 from scoring.models import Deal, Match
 from tests.factories import TEAMS, made
+from tests.problems import attrs, fields, problem
 
 from .conftest import MATCH_DEALS, WIN_0, WIN_1
 
@@ -100,7 +101,7 @@ def test_filter_by_ruleset(anon, standalone, scorekeeper):
     assert ids(anon.get(MATCHES, {"ruleset": "mpourloto"})) == [standalone.pk]
     assert ids(anon.get(MATCHES, {"ruleset": "french"})) == []
     bad = anon.get(MATCHES, {"ruleset": "poker"})
-    assert bad.status_code == 400 and "ruleset" in bad.json()
+    assert fields(problem(bad, 400)) == {"ruleset"}
 
 
 def test_filter_by_status(anon, standalone, public_tournament):
@@ -344,9 +345,8 @@ def test_create_with_options(api, users):
 def test_create_refuses_bad_input_naming_the_field(api, users, change, field):
     before = (Match.objects.count(), Player.objects.count(), Team.objects.count())
     response = api("player").post(MATCHES, {"teams": NEW_TEAMS, **change}, format="json")
-    assert response.status_code == 400
-    body = response.json()
-    assert field in body or body.get("field") == field, body
+    body = problem(response, 400)
+    assert field in fields(body) or body.get("field") == field, body
     assert (Match.objects.count(), Player.objects.count(), Team.objects.count()) == before
 
 
@@ -447,8 +447,8 @@ def _counts():
 def test_a_bad_deal_in_a_file_names_it_and_saves_nothing(api, users, change, field, deal):
     before = _counts()
     response = api("club_writer").post(f"{MATCHES}import/", {**MATCH_FILE, **change}, format="json")
-    assert response.status_code == 400
-    body = response.json()
+    body = problem(response, 400)
+    assert body["type"] == "https://tsoxa.app/problems/rules-violation"
     assert body["field"] == field
     assert int(body["deal"]) == deal
     assert f"deal {deal + 1}" in body["detail"]
@@ -481,8 +481,7 @@ def test_a_bad_deal_in_a_file_names_it_and_saves_nothing(api, users, change, fie
 def test_a_bad_file_head_is_refused_and_saves_nothing(api, users, change, field):
     before = _counts()
     response = api("player").post(f"{MATCHES}import/", {**MATCH_FILE, **change}, format="json")
-    assert response.status_code == 400
-    assert response.json()["field"] == field
+    assert problem(response, 400)["field"] == field
     assert _counts() == before
 
 
@@ -607,10 +606,10 @@ def test_one_key_on_two_matches_records_on_both(api, standalone, scorekeeper):
 )
 def test_a_bad_deal_is_400_naming_the_field_and_changes_nothing(api, standalone, deal, field):
     response = api("scorekeeper").post(url(standalone, "deals/"), deal, format="json")
-    assert response.status_code == 400
-    body = response.json()
+    body = problem(response, 400)
     assert body["field"] == field
-    assert {"detail", "field", "deal"} <= set(body)
+    assert {"detail", "field", "deal", "errors"} <= set(body)
+    assert attrs(body) == {field.replace("[", ".").replace("]", "")}  # melds[0][0]: melds.0.0
     assert standalone.deals.count() == 3
     standalone.refresh_from_db()
     assert (standalone.totals, standalone.version) == ([182, 162], 3)
@@ -641,8 +640,7 @@ def test_a_deal_with_a_bad_shape_names_its_position_too(api, standalone):
 def test_a_deal_after_the_end_of_the_match_is_refused(api, public_tournament):
     finished = tournament_match(public_tournament, round_number=1)
     response = api("organizer").post(url(finished, "deals/"), WIN_0, format="json")
-    assert response.status_code == 400
-    assert "no deal can follow" in response.json()["detail"]
+    assert "no deal can follow" in problem(response, 400)["detail"]
 
 
 @pytest.mark.parametrize("role", ["player", "organizer", "club_writer", "club_reader"])
@@ -715,8 +713,7 @@ def test_a_bad_correction_is_400_and_the_deal_stays(api, standalone):
     response = api("scorekeeper").put(
         url(standalone, f"deals/{deal.pk}/"), made(cards=(10, 10)), format="json"
     )
-    assert response.status_code == 400
-    assert response.json()["field"] == "card_points"
+    assert problem(response, 400)["field"] == "card_points"
     deal.refresh_from_db()
     assert deal.data == MATCH_DEALS[1]
 
@@ -766,7 +763,7 @@ def test_the_scorekeeper_finishes_a_match(api, standalone):
     assert body["sheet"]["status"] == "finished" and body["finished_at"]
     assert body["options"]["ended_after"] == 3  # it ended by agreement after its third deal (thrown in)
     again = client.post(url(standalone, "finish/"))
-    assert again.status_code == 400 and "already over" in again.json()["detail"]
+    assert "already over" in problem(again, 400)["detail"]
     assert client.post(url(standalone, "deals/"), WIN_0, format="json").status_code == 400
 
 

@@ -1,6 +1,7 @@
 """/api/v1/players/ and /api/v1/teams/: read only, for everyone."""
 
 import pytest
+from rest_framework.fields import DateTimeField
 
 from players.models import Player, Team
 
@@ -17,10 +18,17 @@ def names(response):
     return [row["name"] for row in response.json()["results"]]
 
 
+def stamp(obj):
+    """An object's ``updated_at`` as the API writes it."""
+    return DateTimeField().to_representation(obj.updated_at)
+
+
 def test_players_list_in_id_order_and_pages(anon, standalone):
     body = anon.get(PLAYERS).json()
     assert body["count"] == 4
-    assert body["results"] == [{"id": p.pk, "name": p.name} for p in Player.objects.order_by("id")]
+    assert body["results"] == [
+        {"id": p.pk, "name": p.name, "updated_at": stamp(p)} for p in Player.objects.order_by("id")
+    ]
     assert names(anon.get(PLAYERS)) == ["Nikos", "Eleni", "Giorgos", "Maria"]
     first = anon.get(PLAYERS, {"limit": 3}).json()
     assert len(first["results"]) == 3 and first["next"]
@@ -37,7 +45,11 @@ def test_players_filter_by_name(anon, standalone, public_tournament):
 
 def test_player_detail(anon, standalone):
     nikos = Player.objects.get(name="Nikos")
-    assert anon.get(f"{PLAYERS}{nikos.pk}/").json() == {"id": nikos.pk, "name": "Nikos"}
+    assert anon.get(f"{PLAYERS}{nikos.pk}/").json() == {
+        "id": nikos.pk,
+        "name": "Nikos",
+        "updated_at": stamp(nikos),
+    }
     assert anon.get(f"{PLAYERS}999999/").status_code == 404
     assert anon.get(f"{PLAYERS}nikos/").status_code == 404
 
@@ -78,10 +90,12 @@ def test_a_player_without_matches_has_an_empty_history(anon, open_tournament):
 def test_teams_list_and_filter(anon, standalone, public_tournament):
     body = anon.get(TEAMS).json()
     assert body["count"] == 6
+    kafeneio = Team.objects.get(name="Kafeneio A")
     assert body["results"][0] == {
-        "id": Team.objects.get(name="Kafeneio A").pk,
+        "id": kafeneio.pk,
         "name": "Kafeneio A",
         "players": ["Nikos", "Eleni"],
+        "updated_at": stamp(kafeneio),
     }
     assert [t["id"] for t in body["results"]] == sorted(t["id"] for t in body["results"])
     assert names(anon.get(TEAMS, {"name": "Owls"})) == ["Owls"]
@@ -96,6 +110,7 @@ def test_team_detail(anon, standalone):
         "id": team.pk,
         "name": "Kafeneio B",
         "players": ["Giorgos", "Maria"],
+        "updated_at": stamp(team),
     }
     assert anon.get(f"{TEAMS}999999/").status_code == 404
 

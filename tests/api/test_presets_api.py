@@ -6,6 +6,7 @@ import pytest
 from scoring import presets
 from scoring.models import Match, RulePreset
 from tests.api.conftest import client_for
+from tests.problems import fields, problem
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -66,14 +67,15 @@ def test_a_signed_in_account_copies_a_preset_with_changes(api):
 )
 def test_a_bad_copy_is_a_400_naming_the_field_and_saves_nothing(api, body, field):
     response = api("organizer").post(URL, body, format="json")
-    assert response.status_code == 400 and response.json()["field"] == field
-    assert field.removeprefix("options.") in response.json()["detail"] or field == "name"
+    body = problem(response, 400)
+    assert body["field"] == field
+    assert field.removeprefix("options.") in body["detail"] or field == "name"
     assert not RulePreset.objects.exists()
 
 
 def test_a_copy_needs_what_it_copies_and_a_name(api):
     response = api("organizer").post(URL, {"options": {"base": 162}}, format="json")
-    assert response.status_code == 400 and set(response.json()) >= {"based_on", "name"}
+    assert fields(problem(response, 400)) >= {"based_on", "name"}
 
 
 @pytest.mark.parametrize("role", ["anonymous", "club_reader"])
@@ -95,7 +97,7 @@ def test_only_the_owner_changes_or_deletes_it(api, rival):
     assert (changed.json()["options"]["sa_ta"], changed.json()["options"]["base"]) == (True, 162)
     assert changed.json()["time_limit"] == 30
     renamed = owner.patch(f"{URL}{slug}/", {"name": "Another name"}, format="json")
-    assert renamed.status_code == 400 and renamed.json()["field"] == "name"
+    assert problem(renamed, 400)["field"] == "name"
     assert owner.delete(f"{URL}{slug}/").status_code == 204
     assert owner.get(f"{URL}{slug}/").status_code == 404
 
@@ -112,7 +114,7 @@ def test_a_match_from_a_preset_through_the_api(api):
     refused = api("organizer").post(
         "/api/v1/matches/", {"preset": CANNES, "ruleset": "pilotta", "teams": TEAMS}, format="json"
     )
-    assert refused.status_code == 400 and refused.json()["field"] == "preset"
+    assert problem(refused, 400)["field"] == "preset"
     assert Match.objects.count() == 2
 
 
@@ -134,4 +136,4 @@ def test_a_tournament_from_a_preset_through_the_api(api, organizer):
     match = Match.objects.get(table__round__tournament__slug=slug)
     assert (match.preset, match.options) == (CANNES, Tournament.objects.get(slug=slug).options)
     unknown = client.post("/api/v1/tournaments/", {**body, "preset": "No such rules"}, format="json")
-    assert unknown.status_code == 400 and "No such rules" in unknown.json()["detail"]
+    assert "No such rules" in problem(unknown, 400)["detail"]

@@ -13,6 +13,7 @@ from league.services import season_create
 from players.models import Club
 from tests.api.conftest import client_for
 from tests.factories import swiss_night
+from tests.problems import fields, problem
 
 pytestmark = pytest.mark.django_db
 
@@ -150,8 +151,8 @@ def test_only_a_clubs_admins_create_its_season(api, club):
 )
 def test_bad_input_is_a_400_in_words_and_nothing_is_saved(api, body, field, words):
     response = api("player").post("/api/v1/seasons/", {"name": "L", **YEAR, **body}, format="json")
-    assert response.status_code == 400
-    assert words in response.json()["detail"] and response.json()["field"] == field
+    body = problem(response, 400)
+    assert words in body["detail"] and fields(body) == {field}
     assert not Season.objects.exists()
 
 
@@ -164,7 +165,8 @@ def test_malformed_input_is_a_400(api):
 def test_an_event_the_owner_cannot_see_is_no_such_tournament(api, rival_tournament):
     body = {"name": "L", **YEAR, "tournaments": [rival_tournament.slug]}
     response = api("organizer").post("/api/v1/seasons/", body, format="json")
-    assert response.status_code == 400 and response.json()["detail"] == "No such tournament."
+    body = problem(response, 400)
+    assert body["detail"] == "No such tournament." and fields(body) == {"tournaments"}
 
 
 def test_the_owner_changes_and_deletes_others_are_refused(api, organizer, club):
@@ -176,9 +178,9 @@ def test_the_owner_changes_and_deletes_others_are_refused(api, organizer, club):
     assert changed.status_code == 200 and changed.json()["best_of"] == 2
     assert changed.json()["scale"] == [5, 3, 1]
     refused = api("organizer").patch(url, {"scale": [1, 5]}, format="json")
-    assert refused.status_code == 400 and refused.json()["field"] == "scale"
+    assert fields(problem(refused, 400)) == {"scale"}
     moved = api("organizer").patch(url, {"club": club.slug}, format="json")
-    assert moved.status_code == 400 and moved.json()["field"] == "club"
+    assert fields(problem(moved, 400)) == {"club"}
     assert Season.objects.get(pk=season.pk).scale == [5, 3, 1]
     assert api("organizer").put(url, {"name": "X", **YEAR}, format="json").status_code == 405
     assert api("organizer").delete(url).status_code == 204

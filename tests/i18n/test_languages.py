@@ -89,8 +89,9 @@ ATTRIBUTES = ("title", "aria-label", "placeholder", "alt", "hx-confirm", "data-q
 def visible(page: str) -> str:
     """What a user reads or hears: the text, then the attributes screen readers and dialogs show,
     kept apart by " ¦ " so that a phrase cannot be found across two of them. The language switcher
-    (each language's own name) is left out: it is checked on its own."""
-    body = re.sub(r"<(script|style|datalist)\b.*?</\1>", " ", page, flags=re.S)
+    (each language's own name) is left out: it is checked on its own, and so is code shown as code
+    (``<code>``: the embeds' snippets to copy, an address's ``?lang=el``), which no language translates."""
+    body = re.sub(r"<(script|style|datalist|code)\b.*?</\1>", " ", page, flags=re.S)
     body = re.sub(r'<form[^>]*data-testid="language-switcher".*?</form>', " ", body, flags=re.S)
     parts = [_text(body)]
     for name in ATTRIBUTES:

@@ -34,6 +34,7 @@ from scoring.models import Deal, Match
 from scoring.permissions import SESSION_KEY
 from scoring.signals import match_changed
 from tests.factories import TEAMS, made
+from tests.problems import problem
 from tests.unit import test_engine_properties as mpourloto_props
 from tests.unit import test_engine_rulesets_properties as rulesets_props
 from tournaments import services as tournaments
@@ -359,12 +360,12 @@ def test_the_trust_guarantees_hold_on_the_new_path(keeper, long_match):
     reused = client.post(
         url, made(maker=1, cards=(62, 90), last_trick=1), format="json", HTTP_IDEMPOTENCY_KEY="k"
     )
-    assert reused.status_code == 409
+    assert problem(reused, 409)["field"] == "Idempotency-Key"
     stale = client.post(url, WIN_0, format="json", HTTP_IF_MATCH='"0"')
-    assert (stale.status_code, stale.json()["version"]) == (412, 1)
+    assert problem(stale, 412)["version"] == 1
     services.match_finish(match=long_match, user=keeper)
     after = client.post(url, WIN_0, format="json")
-    assert after.status_code == 400 and "already won" in after.json()["detail"]
+    assert "already won" in problem(after, 400)["detail"]
     stored = Match.objects.get(pk=long_match.pk)
     assert (stored.deals.count(), stored.version) == (1, 2)
 

@@ -18,6 +18,7 @@ from config.ratelimits import client_ip
 from config.spreadsheet import safe_cell, writer
 from scoring import services as scoring
 from tests.factories import TEAMS
+from tests.problems import problem
 from tournaments import services
 from tournaments.models import Table
 
@@ -75,12 +76,18 @@ def test_the_token_endpoint_reads_the_username_of_a_json_body_and_answers_429_in
     for n in range(10):
         body = json.dumps({"username": "nikos", "password": f"guess-{n}"})
         response = client.post(TOKEN, body, content_type="application/json", REMOTE_ADDR=f"198.51.100.{n}")
-        assert response.status_code == 400
+        refused = problem(response, 400)
+        assert refused["errors"][0]["attr"] is None and "Unable to log in" in refused["detail"]
     body = json.dumps({"username": "nikos", "password": "guess"})
     response = client.post(TOKEN, body, content_type="application/json", REMOTE_ADDR="203.0.113.99")
-    assert response.status_code == 429
     assert response["Retry-After"] == "60"
-    assert response.json() == {"detail": "Too many attempts: wait a minute and try again."}
+    assert problem(response, 429) == {
+        "type": "https://tsoxa.app/problems/throttled",
+        "title": "Too many requests",
+        "status": 429,
+        "detail": "Too many attempts: wait a minute and try again.",
+        "instance": TOKEN,
+    }
 
 
 @pytest.mark.django_db

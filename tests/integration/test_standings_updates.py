@@ -385,7 +385,7 @@ def test_a_recomputation_costs_the_same_queries_whatever_the_size(organizer):
             services.standings_refresh(tournament_id=tournament.pk)
         counts.append(len(queries.captured_queries))
     assert counts[0] == counts[1]
-    assert counts[0] <= 10
+    assert counts[0] <= 11  # one of them moves the tournament's updated_at (for the API's mirrors)
 
 
 def snapshot_rows_from_scratch(tournament):

@@ -1,6 +1,6 @@
 """The apps' dependencies point one way (the README's layout): people ← matches ← tournaments ←
-league. A module imports its own app and the apps before it, never one after it, not even inside a
-function (an import put off to run time is a dependency all the same)."""
+league ← webhooks. A module imports its own app and the apps before it, never one after it, not
+even inside a function (an import put off to run time is a dependency all the same)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDER = ("players", "scoring", "tournaments", "league")
+ORDER = ("players", "scoring", "tournaments", "league", "webhooks")
 
 
 def imported_apps(path: Path) -> set[tuple[str, int]]:

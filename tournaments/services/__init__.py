@@ -9,7 +9,9 @@
 - ``finish``: the organizer's early finish.
 - ``clock``: a timed round's clock (start, pause, resume, extend).
 - ``director``: penalties, forfeits, matches awarded.
+- ``embed``: the embeds on a club's own website: the origins that may frame them, their colours.
 - ``queue``: asking for a recomputation once per burst of results.
+- ``sync``: what a client mirroring the API must learn (``updated_at`` moved, tombstones).
 
 Pure pairing and standings code lives in ``pairing/`` and ``standings/``; these modules feed them
 rows and save what they return.
@@ -18,6 +20,7 @@ rows and save what they return.
 from .clock import round_clock
 from .common import ACTIVE, STAGE_KINDS, TournamentError
 from .director import adjustment_delete, penalty_add, table_decide
+from .embed import EMBED_SETTINGS, embed_origins_parse, tournament_embed_update
 from .entries import entry_register, entry_set_status, entry_signup
 from .finish import tournament_finish
 from .late import entry_register_late
@@ -35,10 +38,12 @@ from .setup import SETTINGS, tournament_avoid, tournament_create, tournament_sta
 
 __all__ = [
     "ACTIVE",
+    "EMBED_SETTINGS",
     "SETTINGS",
     "STAGE_KINDS",
     "TournamentError",
     "adjustment_delete",
+    "embed_origins_parse",
     "entry_register",
     "entry_register_late",
     "entry_set_status",
@@ -59,6 +64,7 @@ __all__ = [
     "table_decide",
     "tournament_avoid",
     "tournament_create",
+    "tournament_embed_update",
     "tournament_finish",
     "tournament_start",
     "tournament_update",

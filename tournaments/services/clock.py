@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 
 from .. import clock, live
 from ..models import Round, Table, Tournament
+from . import sync
 from .common import TournamentError
 
 ACTIONS = ("start", "pause", "resume", "extend")
@@ -73,5 +74,6 @@ def round_clock(
         setattr(target, extra, getattr(target, extra) + 60 * minutes)
     target._history_user = user
     target.save()
+    sync.tournament_touch(tournament)
     live.publish(tournament.pk, "clock")
     return rnd

@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 
 from .. import live
 from ..models import Adjustment, Entry, Round, Table, Tournament
-from . import queue
+from . import queue, sync
 from .common import TournamentError
 
 MAX_POINTS = 100_000
@@ -52,6 +52,7 @@ def _saved(adjustment: Adjustment, user: Any) -> Adjustment:
     adjustment.created_by = user if getattr(user, "is_authenticated", False) else None
     adjustment._history_user = adjustment.created_by
     adjustment.save()
+    sync.tournament_touch(adjustment.tournament_id)
     queue.standings_request(adjustment.tournament_id)
     live.publish(adjustment.tournament_id, "standings")
     return adjustment
@@ -133,5 +134,6 @@ def adjustment_delete(*, adjustment: Adjustment, user: Any = None) -> None:
     tournament_id = adjustment.tournament_id
     adjustment._history_user = user if getattr(user, "is_authenticated", False) else None
     adjustment.delete()
+    sync.tournament_touch(tournament_id)
     queue.standings_request(tournament_id)
     live.publish(tournament_id, "standings")

@@ -18,7 +18,7 @@ from scoring import selectors as scoring_selectors
 from scoring.messages import engine_sentence
 
 from ..models import Entry, Tournament
-from . import individual, queue
+from . import individual, queue, sync
 from .common import TournamentError
 
 
@@ -60,6 +60,7 @@ def entry_register(
     player: ``players=[name]``, ``player_ids=[id or null]``."""
     if tournament.status != Tournament.Status.REGISTRATION and not late:
         raise TournamentError(gettext("Registration is closed: the tournament has started."))
+    sync.tournament_touch(tournament)  # its entries change (nothing is kept if the entry is refused)
     if individual.is_individual(tournament):  # one player: ``players=[name]``
         return individual.player_register(
             tournament=tournament,
@@ -110,6 +111,7 @@ def entry_set_status(*, entry: Entry, status: str, user: Any = None) -> Entry:
     entry.status = status
     entry._history_user = user
     entry.save()
+    sync.entry_changed(entry)
     if status == Entry.Status.WITHDRAWN and tournament.status == Tournament.Status.RUNNING:
         queue.standings_request(tournament.pk)
     return entry

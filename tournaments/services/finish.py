@@ -16,7 +16,7 @@ from scoring import engine
 from scoring import services as scoring_services
 from scoring.models import Match
 
-from .. import live
+from .. import live, signals
 from ..models import Round, Table, Tournament
 from . import queue
 from .common import TournamentError
@@ -61,7 +61,7 @@ def tournament_finish(
             if tournament.confirmation:  # the director's decision: nobody is left to confirm it
                 match.confirmed_at, match.confirmed_by = now, user
                 match._history_user = user
-                match.save(update_fields=["confirmed_at", "confirmed_by"])
+                match.save(update_fields=["confirmed_at", "confirmed_by", "updated_at"])
     for rnd in tournament.rounds.filter(status=Round.Status.DRAFT):
         rnd._history_user = user
         rnd.delete()  # drawn, never played: its tables have no match
@@ -69,6 +69,7 @@ def tournament_finish(
         rnd.status = Round.Status.FINISHED
         rnd._history_user = user
         rnd.save(update_fields=["status"])
+        signals.round_finished.send(sender=Round, tournament=tournament, round=rnd)
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = now
     tournament.finish_reason = reason
@@ -77,4 +78,5 @@ def tournament_finish(
     tournament.save()
     queue.standings_request(tournament.pk)
     live.publish(tournament.pk, "finished")
+    signals.tournament_finished.send(sender=Tournament, tournament=tournament)
     return tournament

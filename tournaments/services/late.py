@@ -55,7 +55,7 @@ def entry_register_late(
     entry.save(update_fields=["joined_round"])
     tournament.participants = [*tournament.participants, entry.pk]
     tournament._history_user = user
-    tournament.save(update_fields=["participants"])
+    tournament.save(update_fields=["participants", "updated_at"])
     if missed and (points_per_missed_round or match_points_per_missed_round):
         Adjustment.objects.create(
             tournament=tournament,

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from scoring.models import Match
 
-from .. import live, standings
+from .. import live, signals, standings
 from ..models import Adjustment, Entry, Round, StandingsSnapshot, Table, Tournament
-from . import queue
+from . import queue, sync
 from .common import STAGE_KINDS
 from .results import DECISIONS, across_pools, adjustments, knockout_tables, penalties_shown, standings_compute
 from .stage import pending_playoffs, pools, stage_rounds, ties_at_cuts
@@ -93,6 +93,7 @@ def _close_finished_rounds(tournament: Tournament) -> None:
     for rnd in tournament.rounds.filter(status=Round.Status.STARTED).exclude(Exists(open_tables)):
         rnd.status = Round.Status.FINISHED
         rnd.save(update_fields=["status"])
+        signals.round_finished.send(sender=Round, tournament=tournament, round=rnd)
 
 
 def _round_states(tournament: Tournament) -> tuple[bool, bool]:
@@ -144,6 +145,7 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
     ]
     snapshot.version += 1
     snapshot.save(update_fields=["rows", "playoffs", "ranking", "version", "computed_at"])
+    signals.standings_updated.send(sender=StandingsSnapshot, tournament=tournament, snapshot=snapshot)
     running = tournament.status == Tournament.Status.RUNNING
     decided = not tournament.knockout_size or standings.knockout_finished(knockout)
     if ties and not playoffs_pending and running:
@@ -151,6 +153,7 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
     elif running and not ties and complete and not playoffs_pending and decided:
         _finish(tournament)
     transaction.on_commit(lambda: _publish(snapshot))
+    sync.tournament_touch(tournament)  # its standings, rounds closed, maybe its status: for the mirrors
     live.publish(tournament.pk, "standings")  # after the cache is set: screens read it at once
     return snapshot
 
@@ -168,3 +171,4 @@ def _finish(tournament: Tournament) -> None:
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
         live.publish(tournament.pk, "finished")
+        signals.tournament_finished.send(sender=Tournament, tournament=tournament)

@@ -14,9 +14,9 @@ from simple_history.utils import bulk_create_with_history
 
 from scoring import services as scoring_services
 
-from .. import live, pairing
+from .. import live, pairing, signals
 from ..models import Entry, Round, Table, Tournament
-from . import individual, queue
+from . import individual, queue, sync
 from .common import STAGE_KINDS, TournamentError
 from .results import across_pools, knockout_tables, standings_compute
 from .stage import pending_playoffs, pools, stage_complete, stage_rounds, ties_at_cuts
@@ -157,6 +157,7 @@ def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
     """Draw the next round's pairings and number the tables (a draft until it starts)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _check_running(tournament, gettext("Rounds are drawn while the tournament is running."))
+    sync.tournament_touch(tournament)  # a round drawn (nothing is kept if the draw is refused)
     if tournament.rounds.exclude(status=Round.Status.FINISHED).exclude(kind=Round.Kind.PLAYOFF).exists():
         raise TournamentError(gettext("The current round is not finished yet."))
     if individual.is_individual(tournament):  # players alone: the movement seats them, four a table
@@ -271,6 +272,7 @@ def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], u
     """Swap two teams of a drawn round: (table number, side 0 or 1) each."""
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
     _check_running(rnd.tournament, gettext("Rounds are changed while the tournament is running."))
+    sync.tournament_touch(rnd.tournament)  # a pairing swapped (nothing is kept if the swap is refused)
     if rnd.status != Round.Status.DRAFT:
         raise TournamentError(gettext("The round has started: its pairings are fixed."))
     if rnd.kind == Round.Kind.INDIVIDUAL:  # four seats a table
@@ -337,8 +339,10 @@ def round_start(*, rnd: Round, user: Any = None) -> Round:
     rnd.started_at = timezone.now()
     rnd._history_user = user
     rnd.save()
+    sync.tournament_touch(tournament)
     queue.standings_request(tournament.pk)
     live.publish(tournament.pk, "round")
+    signals.round_started.send(sender=Round, tournament=tournament, round=rnd)
     return rnd
 
 

@@ -16,7 +16,7 @@ from scoring.messages import engine_message
 
 from .. import live, pairing, standings
 from ..models import Entry, StandingsSnapshot, Tournament
-from . import individual, queue
+from . import individual, queue, sync
 from .common import ACTIVE, TournamentError
 
 
@@ -170,10 +170,12 @@ def tournament_update(*, tournament: Tournament, user: Any, **settings: Any) -> 
     values = _check_settings({**current, **settings}, kept_preset=tournament.preset)
     if values.get("club") is not None and values["club"] != tournament.club:  # kept as it was: no check
         _check_club(values["club"], user)
+    was_public = tournament.public
     for name, value in values.items():
         setattr(tournament, name, value)
     tournament._history_user = user
     tournament.save()
+    sync.visibility_changed(tournament=tournament, was_public=was_public)
     return tournament
 
 
@@ -223,7 +225,7 @@ def tournament_avoid(
             kept.append(key)
     tournament.avoid = kept
     tournament._history_user = user
-    tournament.save(update_fields=["avoid"])
+    tournament.save(update_fields=["avoid", "updated_at"])
     return tournament
 
 
