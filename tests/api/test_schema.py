@@ -633,6 +633,24 @@ def season_of(organizer):
     return season.slug
 
 
+def hooks_and_tokens_of(organizer, tournament):
+    """A webhook of the organizer's tournament with one delivery, and a scoped token of theirs: the
+    webhooks' and tokens' paths get past their 404s. Made as rows: registering through the service
+    would resolve the receiver's name (no network here)."""
+    from players import tokens
+    from webhooks.models import Delivery, Subscription
+
+    hook = Subscription.objects.create(
+        url="https://hooks.example.org/tsoxa", events=["round.started"], tournament=tournament,
+        created_by=organizer,
+    )  # fmt: skip
+    delivery = Delivery.objects.create(
+        subscription=hook, event="round.started", body="{}", status=Delivery.Status.FAILED
+    )
+    token, _key = tokens.token_create(user=organizer, name="Fuzz website", scope="read")
+    return {"webhook": hook.pk, "delivery": str(delivery.pk), "token": token.pk}
+
+
 MATCH_WRITES = {
     "POST /api/v1/matches/",
     "POST /api/v1/matches/import/",
@@ -693,6 +711,10 @@ def real_parameters(path, data):
         values["slug"] = data["season"]
     elif path.startswith("/api/v1/presets"):
         values["slug"] = "kafeneio-coinche-162"  # the organizer's, made by the create example
+    elif path.startswith("/api/v1/webhooks"):
+        values.update(id=data["webhook"], delivery_id=data["delivery"])
+    elif path.startswith("/api/v1/tokens"):
+        values["id"] = data["token"]
     return {name: value for name, value in values.items() if "{" + name + "}" in path}
 
 
@@ -756,6 +778,7 @@ def test_fuzz_finds_no_server_error(
         "team": Team.objects.get(name="Kafeneio A").pk,
         "club": club_of(organizer).slug,
         "season": season_of(organizer),
+        **hooks_and_tokens_of(organizer, draft_tournament),
     }
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", wsgi_app)
     auth = {"Authorization": f"Token {organizer.token}"}
