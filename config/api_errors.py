@@ -7,7 +7,8 @@ and ``DRF_STANDARDIZED_ERRORS``); its handler and formatter are subclassed here 
      "status": 400, "detail": "name: This field is required.", "instance": "/api/v1/tournaments/",
      "errors": [{"attr": "name", "code": "required", "detail": "This field is required."}]}
 
-``type`` names the kind of problem (``PROBLEM_TYPES``; an identifier, not a page to fetch), ``title``
+``type`` names the kind of problem (``PROBLEM_TYPES``: an address on this site, ``/api/problems/#<kind>``,
+whose page says what each kind means and what to do about it), ``title``
 says it in a few words, ``status`` is the HTTP status, ``detail`` what went wrong this time in plain
 words and ``instance`` the path asked for. Every 400 lists what is wrong under ``errors``, one item
 a field (``attr``: the field's path, ``teams.0.name``, or null for the request as a whole). Members
@@ -51,38 +52,147 @@ from scoring.services import IdempotencyConflict, StaleSheet
 from tournaments.services import TournamentError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
-PROBLEM_BASE = "https://tsoxa.app/problems/"
+PROBLEM_PATH = "/api/problems/"  # the page that documents every type (config/views.py: problems)
 
 
 @dataclass(frozen=True)
 class ProblemType:
-    """A kind of problem: its stable URI (``type``), its title, the status it usually comes with."""
+    """A kind of problem: its stable URI (``type``), its title, the status it usually comes with and
+    what it means for a client (the problem types' page; for developers, in English like the API's
+    docs)."""
 
     slug: str
     title: Promise
     status: int
+    means: str = ""
 
     @property
     def uri(self) -> str:
-        return PROBLEM_BASE + self.slug
+        """``<TSOXA_SITE_URL>/api/problems/#<slug>``: absolute, as RFC 9457 asks, and a page that
+        explains it when followed."""
+        return f"{settings.TSOXA_SITE_URL.rstrip('/')}{PROBLEM_PATH}#{self.slug}"
 
 
-VALIDATION_ERROR = ProblemType("validation-error", _("Invalid request"), 400)
-MALFORMED_REQUEST = ProblemType("malformed-request", _("Unreadable request body"), 400)
-RULES_VIOLATION = ProblemType("rules-violation", _("Refused by the game's rules"), 400)
-REFUSED = ProblemType("refused", _("Request refused"), 400)
-NOT_AUTHENTICATED = ProblemType("not-authenticated", _("Not authenticated"), 401)
-PERMISSION_DENIED = ProblemType("permission-denied", _("Permission denied"), 403)
-NOT_FOUND = ProblemType("not-found", _("Not found"), 404)
-METHOD_NOT_ALLOWED = ProblemType("method-not-allowed", _("Method not allowed"), 405)
-NOT_ACCEPTABLE = ProblemType("not-acceptable", _("Not acceptable"), 406)
-CONFLICT = ProblemType("conflict", _("Conflict with the current state"), 409)
-IDEMPOTENCY_CONFLICT = ProblemType("idempotency-conflict", _("Idempotency key already used"), 409)
-STALE_VERSION = ProblemType("stale-version", _("The match has changed"), 412)
-BODY_TOO_LARGE = ProblemType("body-too-large", _("Request body too large"), 413)
-UNSUPPORTED_MEDIA_TYPE = ProblemType("unsupported-media-type", _("Unsupported media type"), 415)
-THROTTLED = ProblemType("throttled", _("Too many requests"), 429)
-SERVER_ERROR = ProblemType("server-error", _("Server error"), 500)
+VALIDATION_ERROR = ProblemType(
+    "validation-error",
+    _("Invalid request"),
+    400,
+    (
+        "Some members of the request are missing or wrong: `errors` lists each, its `attr` the member's "
+        "path (null: the request as a whole). Mend them and send again; nothing was changed."
+    ),
+)
+MALFORMED_REQUEST = ProblemType(
+    "malformed-request",
+    _("Unreadable request body"),
+    400,
+    "The body could not be read (not JSON, or nested too deep). Nothing was changed.",
+)
+RULES_VIOLATION = ProblemType(
+    "rules-violation",
+    _("Refused by the game's rules"),
+    400,
+    (
+        "The game's rules refuse the deal or the match: `field` names the member as the match file spells"
+        " it and `deal` the deal's position (from 0) when it is about one. Nothing was recorded."
+    ),
+)
+REFUSED = ProblemType(
+    "refused",
+    _("Request refused"),
+    400,
+    (
+        "An organizer's, a club's or a season's rule refuses the request (a tournament already started, a"
+        " member twice …): `detail` says which. Nothing was changed."
+    ),
+)
+NOT_AUTHENTICATED = ProblemType(
+    "not-authenticated",
+    _("Not authenticated"),
+    401,
+    "No credentials, or wrong ones: send `Authorization: Token <key>` or `Authorization: Bearer tsx_…`.",
+)
+PERMISSION_DENIED = ProblemType(
+    "permission-denied",
+    _("Permission denied"),
+    403,
+    (
+        "These credentials may not do this: another account's match or tournament, or a token whose scope"
+        " does not allow the write."
+    ),
+)
+NOT_FOUND = ProblemType(
+    "not-found",
+    _("Not found"),
+    404,
+    (
+        "Nothing at this path, or nothing these credentials may see (a private tournament's answers are "
+        "404s to others)."
+    ),
+)
+METHOD_NOT_ALLOWED = ProblemType(
+    "method-not-allowed",
+    _("Method not allowed"),
+    405,
+    "This path does not take this method: the schema lists those it takes.",
+)
+NOT_ACCEPTABLE = ProblemType(
+    "not-acceptable",
+    _("Not acceptable"),
+    406,
+    "The `Accept` header asks for a format this path does not answer in.",
+)
+CONFLICT = ProblemType(
+    "conflict",
+    _("Conflict with the current state"),
+    409,
+    "The request conflicts with the current state of what it names: read it again.",
+)
+IDEMPOTENCY_CONFLICT = ProblemType(
+    "idempotency-conflict",
+    _("Idempotency key already used"),
+    409,
+    (
+        "This `Idempotency-Key` was already used for a different deal: nothing was stored. Use a new key "
+        "for a new deal; the same key again only for the same deal."
+    ),
+)
+STALE_VERSION = ProblemType(
+    "stale-version",
+    _("The match has changed"),
+    412,
+    (
+        "`If-Match` named another version of the match than its current one (`version`): read the match "
+        "again, then send the change again if it still holds. Nothing was changed."
+    ),
+)
+BODY_TOO_LARGE = ProblemType(
+    "body-too-large",
+    _("Request body too large"),
+    413,
+    "The body is larger than any document of this API; nothing was read.",
+)
+UNSUPPORTED_MEDIA_TYPE = ProblemType(
+    "unsupported-media-type",
+    _("Unsupported media type"),
+    415,
+    "The body's `Content-Type` is not one this path reads: send `application/json`.",
+)
+THROTTLED = ProblemType(
+    "throttled",
+    _("Too many requests"),
+    429,
+    "Too many requests from these credentials or this address: wait the seconds `Retry-After` says.",
+)
+SERVER_ERROR = ProblemType(
+    "server-error",
+    _("Server error"),
+    500,
+    (
+        "Something failed on our side; the request may not have been carried out. Try again later; the "
+        "error is logged."
+    ),
+)
 
 PROBLEM_TYPES = (
     VALIDATION_ERROR,

@@ -11,6 +11,7 @@ from rest_framework.routers import DefaultRouter
 
 from config.parsers import SafeJSONParser
 from config.ratelimits import login_limited
+from config.views import problems
 from league.api.changes import ChangeViewSet
 from league.api.clubs import ClubViewSet
 from league.api.players import PlayerViewSet
@@ -64,6 +65,7 @@ urlpatterns = [
     path("v1/", include((router.urls, "api"), namespace="v1")),
     path("v1/token/", login_limited(TokenView.as_view()), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("problems/", problems, name="api-problems"),
     path("docs/", swagger, name="api-docs"),
     path("redoc/", redoc, name="api-redoc"),
 ]

@@ -1,13 +1,36 @@
 """Project-wide views: health for the load balancer, the rate limiter's answer, and the 404 and 500
 answers (config/urls.py: handler404, handler500)."""
 
+import re
+
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.http import require_safe
 
-from config.api_errors import NOT_FOUND, SERVER_ERROR, THROTTLED, problem_response
+from config.api_errors import NOT_FOUND, PROBLEM_TYPES, SERVER_ERROR, THROTTLED, problem_response
+
+
+@require_safe
+def problems(request: HttpRequest) -> HttpResponse:
+    """The page every problem's ``type`` points to (``/api/problems/#<kind>``): each kind of refusal
+    of the API, its status and what a client does about it. For developers, in English like the
+    API's docs."""
+    kinds = [
+        {
+            "slug": problem.slug,
+            "status": problem.status,
+            "title": problem.title,
+            # `member` in the description: code on the page
+            "means": mark_safe(re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(problem.means))),
+        }
+        for problem in PROBLEM_TYPES
+    ]
+    return render(request, "api_problems.html", {"problems": kinds})
 
 
 @require_safe

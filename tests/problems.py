@@ -5,6 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+
+def kind(slug: str) -> str:
+    """A problem type's URI: the problem types' page of this site, the kind as its fragment."""
+    from django.conf import settings
+
+    return f"{settings.TSOXA_SITE_URL.rstrip('/')}/api/problems/#{slug}"
+
+
 STANDARD = {"type", "title", "status", "detail", "instance"}
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from config.parsers import MAX_DEPTH
 from scoring.models import Deal, Match
-from tests.problems import problem
+from tests.problems import kind, problem
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,7 @@ def test_the_messages_say_what_is_wrong(api):
         (too_deep, "The body is nested too deeply."),
     ]:
         body = problem(response, 400)
-        assert (body["type"], body["detail"]) == ("https://tsoxa.app/problems/malformed-request", words)
+        assert (body["type"], body["detail"]) == (kind("malformed-request"), words)
         assert body["errors"] == [{"attr": None, "code": "parse_error", "detail": words}]
 
 

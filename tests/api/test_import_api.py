@@ -12,7 +12,7 @@ from config.parsers import SafeJSONParser
 from players.models import Player, Team
 from scoring.models import Deal, Match
 from tests.factories import made
-from tests.problems import problem
+from tests.problems import kind, problem
 
 from .conftest import WIN_0
 
@@ -43,7 +43,7 @@ def test_a_file_of_1001_deals_is_a_400_naming_the_deals_and_saves_nothing(api, u
     response = api("club_writer").post(IMPORT, match_file(1001), format="json")
     words = "deals: a match file to import has at most 1000 deals; this one has 1001"
     assert problem(response, 400) == {
-        "type": "https://tsoxa.app/problems/rules-violation",
+        "type": kind("rules-violation"),
         "title": "Refused by the game's rules",
         "status": 400,
         "detail": words,
@@ -102,7 +102,7 @@ def test_a_body_over_django_s_limit_is_a_413_and_saves_nothing(api, users):
     before = counts()
     response = post(api("club_writer"), body)
     assert problem(response, 413) == {
-        "type": "https://tsoxa.app/problems/body-too-large",
+        "type": kind("body-too-large"),
         "title": "Request body too large",
         "status": 413,
         "detail": "The body is larger than 2621440 bytes, more than any document of this API.",

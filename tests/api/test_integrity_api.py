@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from scoring import services
 from scoring.models import Deal, Match
 from tests.api.conftest import WIN_0, WIN_1, client_for
-from tests.problems import problem
+from tests.problems import kind, problem
 
 pytestmark = pytest.mark.django_db
 
@@ -137,7 +137,7 @@ def test_a_key_reused_for_another_deal_is_refused_and_stores_nothing(api, standa
     body = problem(response, 409)
     assert "already used for another deal" in body["detail"]
     assert (body["type"], body["field"], body["deal"]) == (
-        "https://tsoxa.app/problems/idempotency-conflict",
+        kind("idempotency-conflict"),
         "Idempotency-Key",
         None,
     )

@@ -10,7 +10,7 @@ from scoring import engine
 from scoring import services as scoring
 from scoring.models import Deal, Match
 from tests.factories import TEAMS, made
-from tests.problems import attrs, fields, problem
+from tests.problems import attrs, fields, kind, problem
 
 from .conftest import MATCH_DEALS, WIN_0, WIN_1
 
@@ -448,7 +448,7 @@ def test_a_bad_deal_in_a_file_names_it_and_saves_nothing(api, users, change, fie
     before = _counts()
     response = api("club_writer").post(f"{MATCHES}import/", {**MATCH_FILE, **change}, format="json")
     body = problem(response, 400)
-    assert body["type"] == "https://tsoxa.app/problems/rules-violation"
+    assert body["type"] == kind("rules-violation")
     assert body["field"] == field
     assert int(body["deal"]) == deal
     assert f"deal {deal + 1}" in body["detail"]

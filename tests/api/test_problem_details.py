@@ -11,13 +11,12 @@ import jsonschema
 import pytest
 from rest_framework.test import APIClient
 
-from tests.problems import PROBLEM_MEDIA_TYPE, attrs, fields, problem
+from tests.problems import PROBLEM_MEDIA_TYPE, attrs, fields, kind, problem
 
 from .conftest import WIN_0, WIN_1
 
 pytestmark = pytest.mark.django_db
 
-BASE = "https://tsoxa.app/problems/"
 PROBLEMS = {"Problem", "ValidationProblem", "DealProblem", "StaleVersionProblem"}
 
 
@@ -67,7 +66,7 @@ def conforms(schema, response, path: str, method: str, status: int, component: s
 def test_a_field_error_is_a_validation_problem_listing_every_field(schema, api, users):
     response = api("organizer").post("/api/v1/tournaments/", {"swiss_rounds": 0}, format="json")
     body = conforms(schema, response, "/api/v1/tournaments/", "post", 400, "ValidationProblem")
-    assert (body["type"], body["title"]) == (BASE + "validation-error", "Invalid request")
+    assert (body["type"], body["title"]) == (kind("validation-error"), "Invalid request")
     assert fields(body) == {"name", "swiss_rounds"}
     assert {error["code"] for error in body["errors"]} >= {"required"}
     assert body["detail"].startswith(body["errors"][0]["attr"] + ": ")
@@ -92,7 +91,7 @@ def test_a_deal_the_rules_refuse_keeps_its_field_and_position(schema, api, stand
     bad = {"maker": 0, "card_points": [62, 80], "last_trick": 0}
     response = api("scorekeeper").post(path, bad, format="json")
     body = conforms(schema, response, "/api/v1/matches/{id}/deals/", "post", 400, "DealProblem")
-    assert (body["type"], body["field"], body["deal"]) == (BASE + "rules-violation", "card_points", 3)
+    assert (body["type"], body["field"], body["deal"]) == (kind("rules-violation"), "card_points", 3)
     assert body["errors"] == [{"attr": "card_points", "code": "refused_by_rules", "detail": body["detail"]}]
     assert body["detail"].startswith("deal 4 (deals[3]), card_points: ")
 
@@ -101,21 +100,21 @@ def test_an_organizers_refusal_is_a_problem_with_its_words(schema, api, public_t
     path = f"/api/v1/tournaments/{public_tournament.slug}/start/"
     response = api("organizer").post(path)
     body = conforms(schema, response, "/api/v1/tournaments/{slug}/start/", "post", 400, "ValidationProblem")
-    assert body["type"] == BASE + "refused" and "started" in body["detail"]
+    assert body["type"] == kind("refused") and "started" in body["detail"]
     assert body["errors"] == [{"attr": None, "code": "refused", "detail": body["detail"]}]
 
 
 def test_an_unreadable_body_is_a_malformed_request(schema, api, users):
     response = api("organizer").post("/api/v1/tournaments/", b"{", content_type="application/json")
     body = conforms(schema, response, "/api/v1/tournaments/", "post", 400, "ValidationProblem")
-    assert body["type"] == BASE + "malformed-request" and body["detail"].startswith("JSON parse error")
+    assert body["type"] == kind("malformed-request") and body["detail"].startswith("JSON parse error")
     assert fields(body) == {None}
 
 
 def test_no_such_object_is_a_404_problem(schema, anon, users):
     response = anon.get("/api/v1/tournaments/no-such-cup/")
     body = conforms(schema, response, "/api/v1/tournaments/{slug}/", "get", 404, "Problem")
-    assert (body["type"], body["title"]) == (BASE + "not-found", "Not found")
+    assert (body["type"], body["title"]) == (kind("not-found"), "Not found")
     response = anon.get("/api/v1/matches/999999/sheet/")
     conforms(schema, response, "/api/v1/matches/{id}/sheet/", "get", 404, "Problem")
 
@@ -124,13 +123,13 @@ def test_credentials_refused_are_401_and_403_problems(schema, anon, api, standal
     wrong = APIClient(HTTP_AUTHORIZATION="Token not-a-token")
     response = wrong.get("/api/v1/tournaments/")
     body = conforms(schema, response, "/api/v1/tournaments/", "get", 401, "Problem")
-    assert body["type"] == BASE + "not-authenticated" and response["WWW-Authenticate"] == "Token"
+    assert body["type"] == kind("not-authenticated") and response["WWW-Authenticate"] == "Token"
     path = f"/api/v1/matches/{standalone.pk}/deals/"
     response = anon.post(path, WIN_0, format="json")
     conforms(schema, response, "/api/v1/matches/{id}/deals/", "post", 401, "Problem")
     response = api("player").post(path, WIN_0, format="json")
     body = conforms(schema, response, "/api/v1/matches/{id}/deals/", "post", 403, "Problem")
-    assert body["type"] == BASE + "permission-denied"
+    assert body["type"] == kind("permission-denied")
 
 
 def test_a_key_reused_for_another_deal_is_a_409_deal_problem(schema, api, standalone):
@@ -139,7 +138,7 @@ def test_a_key_reused_for_another_deal_is_a_409_deal_problem(schema, api, standa
     response = client.post(path, WIN_1, format="json", HTTP_IDEMPOTENCY_KEY="tablet-9")
     body = conforms(schema, response, "/api/v1/matches/{id}/deals/", "post", 409, "DealProblem")
     assert (body["type"], body["field"], body["deal"]) == (
-        BASE + "idempotency-conflict",
+        kind("idempotency-conflict"),
         "Idempotency-Key",
         None,
     )
@@ -150,7 +149,7 @@ def test_a_stale_version_is_a_412_with_the_version_now(schema, api, standalone):
     path = f"/api/v1/matches/{standalone.pk}/finish/"
     response = api("scorekeeper").post(path, HTTP_IF_MATCH='"1"')
     body = conforms(schema, response, "/api/v1/matches/{id}/finish/", "post", 412, "StaleVersionProblem")
-    assert (body["type"], body["version"]) == (BASE + "stale-version", standalone.version)
+    assert (body["type"], body["version"]) == (kind("stale-version"), standalone.version)
 
 
 def test_a_body_too_large_is_a_413_problem(schema, api, users, settings):
@@ -158,7 +157,7 @@ def test_a_body_too_large_is_a_413_problem(schema, api, users, settings):
     body = {"teams": [{"name": "x" * 300, "players": ["A", "B"]}, {"name": "Y", "players": ["C", "D"]}]}
     response = api("club_writer").post("/api/v1/matches/import/", body, format="json")
     problem_body = conforms(schema, response, "/api/v1/matches/import/", "post", 413, "Problem")
-    assert problem_body["type"] == BASE + "body-too-large" and "200 bytes" in problem_body["detail"]
+    assert problem_body["type"] == kind("body-too-large") and "200 bytes" in problem_body["detail"]
 
 
 def test_the_api_rate_is_a_429_problem_with_retry_after(schema, anon, settings):
@@ -172,7 +171,7 @@ def test_the_api_rate_is_a_429_problem_with_retry_after(schema, anon, settings):
         assert anon.get("/api/v1/tournaments/", **address).status_code == 200
     response = anon.get("/api/v1/tournaments/", **address)
     body = conforms(schema, response, "/api/v1/tournaments/", "get", 429, "Problem")
-    assert body["type"] == BASE + "throttled" and 1 <= int(response["Retry-After"]) <= 60
+    assert body["type"] == kind("throttled") and 1 <= int(response["Retry-After"]) <= 60
     assert "Retry-After" in schema["paths"]["/api/v1/tournaments/"]["get"]["responses"]["429"]["headers"]
 
 
@@ -191,7 +190,7 @@ def test_the_login_limit_is_a_429_problem_too(schema, anon):
 def test_a_method_not_allowed_is_a_405_problem(api, public_tournament):
     response = api("organizer").delete(f"/api/v1/tournaments/{public_tournament.slug}/")
     body = problem(response, 405)
-    assert (body["type"], body["detail"]) == (BASE + "method-not-allowed", 'Method "DELETE" not allowed.')
+    assert (body["type"], body["detail"]) == (kind("method-not-allowed"), 'Method "DELETE" not allowed.')
 
 
 def test_a_server_error_is_a_500_problem_that_tells_nothing(anon, monkeypatch):
@@ -203,13 +202,13 @@ def test_a_server_error_is_a_500_problem_that_tells_nothing(anon, monkeypatch):
     monkeypatch.setattr(TournamentViewSet, "get_queryset", broken)
     anon.raise_request_exception = False
     body = problem(anon.get("/api/v1/tournaments/"), 500)
-    assert (body["type"], body["detail"]) == (BASE + "server-error", "Server Error (500)")
+    assert (body["type"], body["detail"]) == (kind("server-error"), "Server Error (500)")
     assert "hunter2" not in json.dumps(body)
 
 
 def test_an_unknown_api_path_is_a_404_problem_and_a_page_stays_a_page(anon):
     body = problem(anon.get("/api/v1/no-such-thing/"), 404)
-    assert (body["type"], body["instance"]) == (BASE + "not-found", "/api/v1/no-such-thing/")
+    assert (body["type"], body["instance"]) == (kind("not-found"), "/api/v1/no-such-thing/")
     page = anon.get("/no-such-page/")
     assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
 
@@ -246,5 +245,24 @@ def test_an_error_outside_drf_under_the_api_is_a_500_problem_too(rf):
 
     response = server_error(rf.get("/api/schema/"))
     assert (response.status_code, response["Content-Type"]) == (500, PROBLEM_MEDIA_TYPE)
-    assert json.loads(response.content)["type"] == BASE + "server-error"
+    assert json.loads(response.content)["type"] == kind("server-error")
     assert server_error(rf.get("/tournaments/"))["Content-Type"].startswith("text/html")
+
+
+def test_each_problem_type_leads_to_the_page_that_explains_it(anon, settings):
+    """A problem's ``type`` is absolute (RFC 9457) and, followed, is the problem types' page, where an
+    entry with the kind as its id says what it means."""
+    from config.api_errors import PROBLEM_TYPES
+
+    settings.TSOXA_SITE_URL = "https://tsoxa.example.org/"
+    body = problem(anon.get("/api/v1/no-such-thing/"), 404)
+    assert body["type"] == "https://tsoxa.example.org/api/problems/#not-found"
+    page = anon.get("/api/problems/")
+    assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    html = page.content.decode()
+    for kind_ in PROBLEM_TYPES:
+        path, _, anchor = kind_.uri.removeprefix("https://tsoxa.example.org").partition("#")
+        assert path == "/api/problems/"
+        assert f'<dt id="{anchor}">' in html, anchor
+        assert kind_.means and f"{kind_.status}" in html
+    assert "<code>Retry-After</code>" in html  # a member named in a description is shown as code

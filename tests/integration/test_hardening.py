@@ -18,7 +18,7 @@ from config.ratelimits import client_ip
 from config.spreadsheet import safe_cell, writer
 from scoring import services as scoring
 from tests.factories import TEAMS
-from tests.problems import problem
+from tests.problems import kind, problem
 from tournaments import services
 from tournaments.models import Table
 
@@ -82,7 +82,7 @@ def test_the_token_endpoint_reads_the_username_of_a_json_body_and_answers_429_in
     response = client.post(TOKEN, body, content_type="application/json", REMOTE_ADDR="203.0.113.99")
     assert response["Retry-After"] == "60"
     assert problem(response, 429) == {
-        "type": "https://tsoxa.app/problems/throttled",
+        "type": kind("throttled"),
         "title": "Too many requests",
         "status": 429,
         "detail": "Too many attempts: wait a minute and try again.",
