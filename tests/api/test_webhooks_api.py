@@ -3,9 +3,7 @@ read only by them, refused for addresses that are not public, their log read and
 again; the answers typed in the schema."""
 
 import json
-import socket
 import uuid
-from unittest import mock
 
 import pytest
 from rest_framework.test import APIClient
@@ -13,7 +11,7 @@ from rest_framework.test import APIClient
 from players import tokens
 from players.models import Club
 from tests.api.conftest import client_for
-from tests.integration.test_webhooks import Receiver
+from tests.webhooks_fakes import Receiver, fake_dns
 from webhooks import services as webhooks
 from webhooks.models import Delivery, Event, Subscription
 
@@ -25,17 +23,8 @@ EVENTS = ["match.finished", "standings.updated"]
 
 @pytest.fixture(autouse=True)
 def public_dns():
-    """hooks.club.example is a public address; every other name resolves as usual (not at all here)."""
-    real = socket.getaddrinfo
-
-    def getaddrinfo(host, port, *args, **kwargs):
-        if host == "hooks.club.example":
-            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port))]
-        if host == "inside.club.example":
-            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("192.168.1.20", port))]
-        return real(host, port, *args, **kwargs)
-
-    with mock.patch("socket.getaddrinfo", getaddrinfo):
+    """hooks.club.example is a public address, inside.club.example a private one."""
+    with fake_dns({"hooks.club.example": "93.184.216.34", "inside.club.example": "192.168.1.20"}):
         yield
 
 

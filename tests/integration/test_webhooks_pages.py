@@ -3,14 +3,11 @@ page with its secret, pause and resume, a new secret, its delivery log and a Red
 
 from __future__ import annotations
 
-import socket
-from unittest import mock
-
 import pytest
 from django.urls import reverse
 
 from players.models import Club
-from tests.integration.test_webhooks import Receiver
+from tests.webhooks_fakes import Receiver, fake_dns
 from tournaments import services
 from webhooks import services as webhooks
 from webhooks.models import Delivery, Event, Subscription
@@ -22,14 +19,7 @@ URL = "https://hooks.club.example/tsoxa"
 
 @pytest.fixture(autouse=True)
 def public_dns():
-    real = socket.getaddrinfo
-
-    def getaddrinfo(host, port, *args, **kwargs):
-        if host == "hooks.club.example":
-            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port))]
-        return real(host, port, *args, **kwargs)
-
-    with mock.patch("socket.getaddrinfo", getaddrinfo):
+    with fake_dns({"hooks.club.example": "93.184.216.34"}):
         yield
 
 

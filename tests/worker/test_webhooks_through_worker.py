@@ -6,7 +6,7 @@ import json
 import pytest
 
 from scoring import services as scoring
-from tests.integration.test_webhooks import Receiver
+from tests.webhooks_fakes import Receiver
 from tests.worker.test_standings_through_worker import wait_for
 from tournaments import services
 from webhooks import services as webhooks
