@@ -478,6 +478,10 @@ def test_the_other_pages_show_no_latin_word_but_names(keeper_client, user, tourn
         "new tournament": reverse("tournaments:new"),
         "manage": reverse("tournaments:manage", args=[tournament.slug]),
         "links": reverse("tournaments:round_links", args=[tournament.slug, 1]),
+        "webhooks": reverse("webhooks:tournament", args=[tournament.slug]),
+        "tokens": reverse("league:tokens"),
+        "embed standings": reverse("tournaments:embed_standings", args=[tournament.slug]),
+        "embed round": reverse("tournaments:embed_round", args=[tournament.slug, 1]),
         "login": reverse("login"),
     }
     names = NAMES | {user.get_username(), tournament.name}
