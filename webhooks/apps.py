@@ -9,4 +9,4 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self) -> None:
-        from . import receivers  # noqa: F401 - the tournaments' events queue deliveries
+        from . import checks, receivers  # noqa: F401 - the deploy check; the tournaments' events queue deliveries

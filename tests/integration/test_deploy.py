@@ -19,6 +19,7 @@ def check_deploy(**env):
             "DJANGO_SETTINGS_MODULE": "config.settings.prod",
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
             "DJANGO_ALLOWED_HOSTS": "tsoxa.example.org",
+            "TSOXA_SITE_URL": "https://tsoxa.example.org",
             **env,
         }
     )
@@ -60,6 +61,14 @@ def test_production_settings_pass_check_deploy_with_no_warning():
     done = check_deploy(CACHE_URL="redis://127.0.0.1:6379/1")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8000", "https://localhost", "http://tsoxa.example.org"])
+def test_production_with_the_sites_address_left_local_or_plain_http_is_warned(url):
+    """The links of the webhooks' payloads and the problems' type start with TSOXA_SITE_URL."""
+    done = check_deploy(CACHE_URL="redis://127.0.0.1:6379/1", TSOXA_SITE_URL=url)
+    assert done.returncode != 0
+    assert "tsoxa.W001" in done.stdout + done.stderr
 
 
 def test_production_without_a_shared_cache_is_refused():
