@@ -95,6 +95,15 @@ RETRY_AFTER = {
 
 
 class TsoxaAutoSchema(AutoSchema):
+    def get_auth(self) -> list[dict[str, Any]]:
+        """The credentials an operation takes; a read anyone may make also lists none (``{}``): the
+        views' own permission classes hide that from drf-spectacular, and a client generated from the
+        schema would otherwise ask for a token to read public standings."""
+        auths = super().get_auth()
+        if self.method in SAFE and auths and {} not in auths and not self._reads_refused():
+            auths.append({})
+        return auths
+
     def _reads_refused(self) -> bool:
         """Whether a read may be refused for its credentials: the view's permissions refuse a read
         to someone signed out (an account's own things, such as its tokens)."""

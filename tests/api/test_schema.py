@@ -843,3 +843,25 @@ def test_fuzz_finds_no_server_error(
     )
     # The token really writes: the schema's examples reach the match writes with data they accept.
     assert run.written >= MATCH_WRITES, f"never written: {sorted(MATCH_WRITES - run.written)}"
+
+
+def test_public_reads_are_documented_as_open_to_anyone(anon):
+    """A read anyone may make lists no credentials among its options ({}), so that a generated client
+    reads public standings without a token; an account's own things (tokens, webhooks) do not, and
+    asking them anonymously is refused. Each list documented as open answers a signed-out client."""
+    schema = json.loads(anon.get("/api/schema/", {"format": "json"}).content)
+    open_lists = []
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            anyone = {} in operation.get("security", [])
+            if method != "get":
+                assert not anyone, f"{method.upper()} {path}"
+            elif "{" not in path:
+                status = anon.get(path).status_code
+                assert (status < 400) == anyone, f"GET {path}: {status}, documented open: {anyone}"
+                if anyone:
+                    open_lists.append(path)
+    assert {"/api/v1/tournaments/", "/api/v1/matches/", "/api/v1/changes/"} <= set(open_lists)
+    assert "/api/v1/tokens/" not in open_lists and "/api/v1/webhooks/" not in open_lists
+    standings = schema["paths"]["/api/v1/tournaments/{slug}/standings/"]["get"]
+    assert {} in standings["security"]
