@@ -14,14 +14,16 @@ import logging
 import os
 import sys
 
+# The project's application first: it sets Django up, and DRF's views read their settings' classes
+# (the scoped tokens' authentication imports the models) when they are imported.
+from config.wsgi import application  # isort: skip
+
 from django.conf import settings
 from django.db import connection, transaction
 from django.urls import include, path
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-
-from config.wsgi import application
 
 handler = logging.StreamHandler(sys.stderr)
 handler.setLevel(logging.ERROR)

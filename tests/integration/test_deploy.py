@@ -193,3 +193,22 @@ def test_the_image_holds_every_app_and_the_catalogues():
     ours = {app for app in settings.INSTALLED_APPS if (ROOT / app).is_dir()}
     assert ours and ours <= copied
     assert {"config", "templates", "static", "locale"} <= copied
+
+
+def test_the_load_benchmarks_application_starts():
+    """benchmarks/load_wsgi.py is what gunicorn boots for `./run bench load`: it must set Django up
+    before importing DRF's views (they import the authentication classes, and those the models)."""
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "TSOXA_LOAD_BENCHMARK": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "import benchmarks.load_wsgi"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
