@@ -8,8 +8,9 @@ missed). With ``updated_since`` a list answers oldest change first (``updated_at
 and its ``next`` link continues after the last object of the page (``updated_since`` set to that
 object's ``updated_at``, ``after_id`` to its id) rather than at an offset: an object changed while
 the client pages moves to the end of the list, where the client finds it again, and never shifts an
-unread object onto a page already read. What is gone (a deleted deal, a tournament made private, a
-merged player …) is told by ``GET /api/v1/changes/``.
+unread object onto a page already read. An empty ``updated_since=`` is a 400 (a client that lost
+its moment must not read it as "everything", nor as nothing). What is gone (a deleted deal, a
+tournament made private, a merged player …) is told by ``GET /api/v1/changes/``.
 """
 
 from __future__ import annotations
@@ -52,6 +53,15 @@ def utc(value: dt.datetime) -> dt.datetime:
         raise ValidationError({"detail": gettext("That date is out of range.")}) from None
 
 
+def refuse_empty(filterset: django_filters.FilterSet, name: str) -> bool:
+    """False, with the error on the form, when the query gives ``name`` with no value."""
+    if name in filterset.data and not str(filterset.data.get(name, "")).strip():
+        message = gettext("%(name)s is empty: give a date and time (ISO 8601), or leave it out.")
+        filterset.form.add_error(name, message % {"name": name})
+        return False
+    return True
+
+
 @extend_schema_field(OpenApiTypes.INT)
 class IdFilter(django_filters.Filter):
     field_class = forms.IntegerField
@@ -63,6 +73,12 @@ class UpdatedSinceFilter(django_filters.FilterSet):
 
     updated_since = django_filters.IsoDateTimeFilter(method="changed_since", help_text=UPDATED_SINCE_HELP)
     after_id = IdFilter(method="continued", min_value=0, max_value=ID_MOST, help_text=AFTER_ID_HELP)
+
+    def is_valid(self):
+        """An ``updated_since`` given empty is a mistake (a client that lost its moment), never read
+        as "everything": a 400 that says so."""
+        valid = super().is_valid()
+        return refuse_empty(self, SINCE) and valid
 
     def changed_since(self, queryset, name, value):
         since = utc(value)

@@ -23,7 +23,7 @@ def club_list() -> QuerySet[Club]:
 
 def _since(club: Club) -> Subquery:
     """The day a member (through any of their records) joined: the earliest present row's."""
-    rows = Membership.objects.filter(club=club, left_on__isnull=True).filter(
+    rows = Membership.objects.filter(club=club, left_on__isnull=True, status=Membership.Status.ACTIVE).filter(
         Q(player=OuterRef("pk")) | Q(player__merged_into=OuterRef("pk"))
     )
     return Subquery(rows.order_by(F("joined_on").asc(nulls_last=True)).values("joined_on")[:1])
@@ -43,11 +43,24 @@ def former_members(*, club: Club, user: Any = None) -> QuerySet[Membership]:
     departure first: the club's history, for its admins."""
     present = clubs.current_members(club).values("pk")
     return (
-        club.memberships.filter(left_on__isnull=False, player__in=visible_players(user))
+        club.memberships.filter(
+            left_on__isnull=False, status=Membership.Status.ACTIVE, player__in=visible_players(user)
+        )
         .exclude(player__in=present)
         .exclude(player__merged_into__in=present)
         .select_related("player")
         .order_by("-left_on", "player__name")
+    )
+
+
+def invited_members(*, club: Club, user: Any = None) -> QuerySet[Membership]:
+    """The invitations still waiting for a claimed player's answer, oldest first: for its admins."""
+    return (
+        club.memberships.filter(
+            status=Membership.Status.INVITED, left_on__isnull=True, player__in=visible_players(user)
+        )
+        .select_related("player")
+        .order_by("created_at", "pk")
     )
 
 

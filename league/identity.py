@@ -9,21 +9,44 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
-from players.identity import root_of, split_blocker
-from players.models import Player, PlayerClaim, PlayerMerge
+from players.clubs import invitations
+from players.identity import records_of, root_of, split_blocker
+from players.models import Membership, Player, PlayerClaim, PlayerMerge
 from scoring.models import Match
-from scoring.selectors import counted_for_person, match_visibility, seated_person
+from scoring.selectors import match_visibility, seated_person, visible_players
 
 from . import permissions
+from .counting import counted_for_person
 
 
-def person_merges(*, player: Player) -> QuerySet[PlayerMerge]:
-    """The merges, not undone, that made this person (a root) of several records, the latest first.
-    Every record of the person but the root was absorbed by one of them (a record carried along by a
-    later merge was absorbed first by its own). One query."""
+def person_merges(*, player: Player, user: Any = None) -> QuerySet[PlayerMerge]:
+    """The merges, not undone, that made this person (a root) of several records, the latest first,
+    but those of records this account may not see (known only from private events it does not see:
+    a merge never shows their names). Every record of the person but the root was absorbed by one of
+    them (a record carried along by a later merge was absorbed first by its own). One query."""
     merges = PlayerMerge.objects.filter(undone_at__isnull=True, absorbed__merged_into=player)
+    merges = merges.filter(absorbed__in=visible_players(user).values("pk"))
     return merges.select_related("survivor", "absorbed", "by").order_by("-pk")
+
+
+def seen_records(*, ids: list[int], user: Any = None) -> set[int]:
+    """Which of these records this account may see (a merge's ``records``, as the API lists them)."""
+    return set(visible_players(user).filter(pk__in=ids).values_list("pk", flat=True))
+
+
+def merge_problem(*, survivor: Player, absorbed: Player) -> str | None:
+    """Why these two records may not be merged this way round, whoever asks: a record known only from
+    private events does not give its name to a person seen in public (merge the other way)."""
+    public = visible_players(None)
+    if public.filter(pk=root_of(survivor).pk).exists():
+        return None
+    if public.filter(pk__in=records_of(absorbed)).exists():
+        return gettext(
+            "%(survivor)s is known only from private events: keep %(absorbed)s's name (merge the other way)."
+        ) % {"survivor": survivor.name, "absorbed": absorbed.name}
+    return None
 
 
 @dataclass(frozen=True)
@@ -46,6 +69,7 @@ class IdentityPanel:
     waiting_elsewhere: PlayerClaim | None = None  # this account's claim on another record, waiting
     decider: bool = False  # may decide claims on this record and merge it
     claims_waiting: int = 0  # claims on this record a decider may decide
+    invitations: list[Membership] = field(default_factory=list)  # clubs waiting for this person's answer
 
     @property
     def also_recorded_as(self) -> list[str]:
@@ -61,7 +85,7 @@ class IdentityPanel:
 def identity_panel(*, player: Player, user: Any = None) -> IdentityPanel:
     """The identity part of a person's page (``player`` a root). For a visitor, one query (the
     merges); for a signed-in account a few more (its player and claims, whether it decides)."""
-    merges = list(person_merges(player=player))
+    merges = list(person_merges(player=player, user=user))
     signed_in = user is not None and user.is_authenticated
     if not signed_in:
         lines = [MergeLine(m, False, None) for m in merges]
@@ -75,6 +99,9 @@ def identity_panel(*, player: Player, user: Any = None) -> IdentityPanel:
     mine = PlayerClaim.objects.filter(user=user, status=PlayerClaim.Status.PENDING).select_related("player")
     waiting = mine.first()
     claims = PlayerClaim.objects.filter(player=player, status=PlayerClaim.Status.PENDING)
+    waiting_here = 0
+    if decider:
+        waiting_here = sum(1 for claim in claims if permissions.may_decide(user, claim))
     return IdentityPanel(
         player=player,
         merges=lines,
@@ -84,7 +111,8 @@ def identity_panel(*, player: Player, user: Any = None) -> IdentityPanel:
         waiting=waiting if waiting is not None and waiting.player_id == player.pk else None,
         waiting_elsewhere=waiting if waiting is not None and waiting.player_id != player.pk else None,
         decider=decider,
-        claims_waiting=claims.count() if decider else 0,
+        claims_waiting=waiting_here,
+        invitations=list(invitations(user)) if player.user_id == user.pk else [],
     )
 
 

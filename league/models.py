@@ -68,3 +68,49 @@ class RatingPoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} · {self.rating:.1f}"
+
+
+class MatchConfirmation(models.Model):
+    """A person's answer about a match played under their claimed record (``league.counting``):
+    "this was me" (the match counts for them) or "not me" (it stays unconfirmed, counted for nobody,
+    and is marked so). The answer is the account's. For a tournament's match it is about the event
+    (``tournament`` set): one answer stands for every match of theirs in it; changed, it is kept
+    once, with the moment of the last change."""
+
+    class Answer(models.TextChoices):
+        ME = "me", "This was me"
+        NOT_ME = "not_me", "Not me"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="+", help_text="The match answered"
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The match's event: the answer stands for all of the person's matches in it",
+    )
+    answer = models.CharField(max_length=10, choices=Answer.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-answered_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "match"],
+                condition=models.Q(tournament__isnull=True),
+                name="confirmation_match_once",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "tournament"],
+                condition=models.Q(tournament__isnull=False),
+                name="confirmation_event_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.match_id} · {self.answer}"

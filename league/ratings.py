@@ -1,7 +1,8 @@
 """Players' ratings across rated events: Weng–Lin's Bayesian rating (OpenSkill's Plackett–Luce model).
 
 Every finished match of a tournament that is ``rated`` counts, public or private, in the order the
-matches finished (then by id). A match is two teams of two: seats 0 and 2 against seats 1 and 3,
+matches finished (then by id), but one a claimed player at it has not stood behind
+(``league.counting``). A match is two teams of two: seats 0 and 2 against seats 1 and 3,
 whoever they are, so partners that change from match to match (an individual event, a player who
 brings another partner next week) are simply other teams; a draw gives both teams the same rank. A
 record merged into another counts as that one (``Player.merged_into``).
@@ -42,6 +43,7 @@ from scoring.selectors import match_visibility, visible_players
 from scoring.signals import MatchResult
 from tournaments import after_response
 
+from .counting import unconfirmed
 from .models import RatingPoint
 
 logger = logging.getLogger(__name__)
@@ -152,9 +154,11 @@ def rate_matches(matches: Iterable[RatedMatch], model: PlackettLuce | None = Non
 
 def rated_matches() -> QuerySet[Match]:
     """What counts: the finished matches of rated tournaments, public or private, and where the
-    tournament asks for it, only once confirmed (as its standings count them)."""
+    tournament asks for it, only once confirmed (as its standings count them); never a match a
+    claimed person at it has not stood behind (``league.counting.unconfirmed``: counted for nobody)."""
     return Match.objects.filter(
         Q(table__round__tournament__confirmation=False) | Q(confirmed_at__isnull=False),
+        ~unconfirmed(),
         status=Match.Status.FINISHED,
         table__round__tournament__rated=True,
     )

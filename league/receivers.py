@@ -29,7 +29,10 @@ def queue_ratings(sender, match, previous: MatchResult | None = None, **kwargs) 
     )
     if found is None:
         return
-    if previous is None or ratings.rating_affected(previous, now, confirmation=found):
+    # A result confirmed (or no longer) by a claimed player at the table may make it count for
+    # them (``league.counting``), whether the tournament asks for confirmations or not.
+    confirmed = previous is not None and previous.confirmed != now.confirmed
+    if previous is None or confirmed or ratings.rating_affected(previous, now, confirmation=found):
         ratings.ratings_request()
 
 

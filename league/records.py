@@ -4,11 +4,12 @@ A player's page costs three queries however many matches they played: the player
 (teams and seats joined), and the active deals of those matches. The engine replays each match from
 its deals (the totals are never read from a stored running total); ``league.stats`` counts.
 
-Two rules from ``scoring.selectors`` decide what is shown and what counts: a private tournament's
-matches and people are seen only by whom ``match_visibility`` and ``visible_players`` allow, and a
-player's record, statistics, partners and leaderboard place count only the matches ``counted_for``
-the side they sat on (a tournament's, one an account started or keeps, or one confirmed by an
-account of the other team; any other is listed as casual, counted for nobody on that side).
+Two rules decide what is shown and what counts: a private tournament's matches and people are seen
+only by whom ``scoring.selectors.match_visibility`` and ``visible_players`` allow, and a player's
+record, statistics, partners and leaderboard place count only the matches ``league.counting``
+counts for the side they sat on (a tournament's, one an account started or keeps, or one confirmed
+by an account of the other team; any other is listed as casual, counted for nobody on that side),
+and never a match a claimed person at it has not stood behind (listed as unconfirmed).
 
 A person is a root record with the records merged into it (``players.identity``): the lists show
 roots, a root's page and record read the matches of all its records (``seated_person``), and the
@@ -26,17 +27,10 @@ from django.db.models import Case, F, Func, OuterRef, Prefetch, QuerySet, Subque
 from players.models import Player, Team
 from scoring import engine
 from scoring.models import Deal, Match
-from scoring.selectors import (
-    counted,
-    counted_for,
-    counted_for_person,
-    match_visibility,
-    named_person,
-    seated_person,
-    visible_players,
-)
+from scoring.selectors import match_visibility, named_person, seated_person, visible_players
 
 from . import stats
+from .counting import counted, counted_for, counted_for_person, with_counting
 
 SEATS = ("seat0", "seat1", "seat2", "seat3")
 # The seats' players and the records they were merged into: a partner counts as their person.
@@ -65,7 +59,7 @@ def player_list(*, search: str = "", user: Any = None) -> QuerySet[Player]:
     )
     players = visible_players(user).filter(merged_into__isnull=True)
     players = players.annotate(finished_matches=Subquery(finished)).order_by("name", "pk")
-    return players.filter(named_person(search.strip())) if search.strip() else players
+    return players.filter(named_person(search.strip(), user)) if search.strip() else players
 
 
 def player_get(*, pk: int, user: Any = None) -> Player:
@@ -82,7 +76,10 @@ class PlayerMatch:
     match: Match
     seat: int
     sheet: engine.Sheet
-    counted: bool = True  # False: a casual match, listed but counted for nobody
+    counted: bool = True  # False: a casual (or unconfirmed) match, listed but counted for nobody
+    unconfirmed: bool = False  # a claimed person at it has not stood behind it: counted for nobody
+    awaiting: bool = False  # the player (claimed) has not stood behind it: theirs to confirm or deny
+    answer: str | None = None  # the player's "me" / "not_me" (``MatchConfirmation.Answer``), if any
 
     @property
     def team(self) -> int:
@@ -134,7 +131,15 @@ def _player_match(match: Match, player: Player) -> PlayerMatch:
     deals = [d.as_engine() for d in match.active_deals]
     sheet = engine.replay(match.ruleset, deals, options=match.options, first_dealer=match.first_dealer)
     counts = getattr(match, f"counted{engine.team_of(seat)}", True)
-    return PlayerMatch(match, seat, sheet, counted=counts)
+    return PlayerMatch(
+        match,
+        seat,
+        sheet,
+        counted=counts,
+        unconfirmed=getattr(match, "unconfirmed", False),
+        awaiting=getattr(match, "awaiting", False),
+        answer=getattr(match, "answer", None),
+    )
 
 
 @dataclass(frozen=True)
@@ -149,8 +154,13 @@ class PlayerRecord:
 
     @property
     def casual(self) -> bool:
-        """Some listed match does not count (see ``scoring.selectors.counted_for``)."""
-        return any(not m.counted for m in self.recent)
+        """Some listed match is casual (see ``scoring.selectors.counted_for``)."""
+        return any(not m.counted and not m.unconfirmed for m in self.recent)
+
+    @property
+    def unconfirmed(self) -> bool:
+        """Some listed match waits on a claimed person's confirmation (``league.counting``)."""
+        return any(m.unconfirmed for m in self.recent)
 
     @property
     def last_charted(self) -> PlayerMatch | None:
@@ -160,15 +170,12 @@ class PlayerRecord:
 
 def player_matches(*, player: Player, user: Any = None) -> QuerySet[Match]:
     """Every match the person (a root record) sat in under any of their records that this person
-    may see, newest first, with its active deals in playing order and whether it counted for each
-    side (``counted0``, ``counted1``: ``counted_for``)."""
+    may see, newest first, with its active deals in playing order, whether it counted for each
+    side and whether it waits on a confirmation (``league.counting.with_counting``)."""
     deals = Deal.objects.filter(deleted_at__isnull=True).order_by("position")
+    matches = Match.objects.filter(seated_person(player), match_visibility(user))
     return (
-        Match.objects.filter(seated_person(player), match_visibility(user))
-        .annotate(
-            counted0=Case(When(counted_for(0), then=Value(True)), default=Value(False)),
-            counted1=Case(When(counted_for(1), then=Value(True)), default=Value(False)),
-        )
+        with_counting(matches, person=player)
         .select_related(*MATCH_RELATED)
         .prefetch_related(Prefetch("deals", queryset=deals, to_attr="active_deals"))
         .order_by("-created_at", "-pk")

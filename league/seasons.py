@@ -11,6 +11,9 @@ Which events count: the finished tournaments whose day (``starts_on``, or else t
 finished) falls within the season's dates; of the club, for a club's season ("club"), or the ones
 chosen ("chosen"). A public table counts only public tournaments: a private event's ranking is not
 published through a season. A private season (seen only by who runs it) counts private events too.
+A claimed person's result in an event counts only when they stood behind every match of theirs
+there (``league.counting``: they organized it, answered "this was me" for it, kept or confirmed
+the match, or it finished before their claim); one more query, when a claimed person is ranked.
 """
 
 from __future__ import annotations
@@ -18,14 +21,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Q, QuerySet, When
 from django.db.models.functions import Coalesce, TruncDate
 
 from players import clubs
 from players.models import Player
+from scoring.models import Match
 from tournaments.models import Entry, StandingsSnapshot, Tournament
 from tournaments.selectors import tournament_visible
 
+from .counting import SEATS, unbacked_seat, unconfirmed
 from .models import Season
 from .season_points import Event, Result, Standing, season_standings
 
@@ -131,6 +136,32 @@ def season_events(season: Season) -> list[Tournament]:
     return list(_events(season))
 
 
+def _unbacked(events: list[Tournament]) -> set[tuple[int, int]]:
+    """(event, person) pairs: a claimed person (their root record) with a match in the event they
+    have not stood behind (``league.counting``). Their result there counts for nobody. One query."""
+    flags = {
+        f"unbacked{n}": Case(When(unbacked_seat(seat), then=True), default=False)
+        for n, seat in enumerate(SEATS)
+    }
+    rows = (
+        Match.objects.filter(unconfirmed(), table__round__tournament__in=[e.pk for e in events])
+        .annotate(**flags)
+        .values_list(
+            "table__round__tournament",
+            *(f"{s}_id" for s in SEATS),
+            *(f"{s}__merged_into" for s in SEATS),
+            *flags,
+        )
+    )
+    found = set()
+    for event, *row in rows:
+        records, roots, unbacked = row[:4], row[4:8], row[8:]
+        found |= {
+            (event, root or record) for record, root, no in zip(records, roots, unbacked, strict=True) if no
+        }
+    return found
+
+
 @dataclass(frozen=True)
 class SeasonTable:
     """A season's table: ``events`` oldest first, ``rows`` in the table's order (``Standing.player``
@@ -163,16 +194,24 @@ def season_table(season: Season) -> SeasonTable:
     record_ids = {p for players in players_of.values() for p in players}
     root: dict[int, int] = {}
     names: dict[int, str] = {}
-    for pk, root_id, root_name in Player.objects.filter(pk__in=record_ids).values_list(
-        "pk", Coalesce("merged_into_id", "pk"), Coalesce("merged_into__name", "name")
+    claimed = False
+    for pk, root_id, root_name, account in Player.objects.filter(pk__in=record_ids).values_list(
+        "pk",
+        Coalesce("merged_into_id", "pk"),
+        Coalesce("merged_into__name", "name"),
+        Coalesce("merged_into__user", "user"),
     ):
         root[pk], names[root_id] = root_id, root_name
+        claimed = claimed or account is not None
+    unbacked = _unbacked(events) if claimed else set()
     results = []
     for event, ranking in zip(events, rankings, strict=True):
         ranks: dict[int, int] = {}
         for row in ranking:
             for record in players_of.get(row["entry"], ()):
                 player = root[record]
+                if (event.pk, player) in unbacked:
+                    continue
                 ranks[player] = min(row["rank"], ranks.get(player, row["rank"]))
         results.append(Event(event.pk, ranks))
     rows = season_standings(

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Club, Membership, Player, Team
+from .models import Club, Membership, Player, RecordEvent, Team
 
 
 @admin.register(Player)
@@ -31,3 +31,23 @@ class ClubAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["admins"]
     inlines = [MembershipInline]
+
+
+@admin.register(RecordEvent)
+class RecordEventAdmin(admin.ModelAdmin):
+    """The decisions about people's records, as they were made: read only (a decision is taken back by
+    another, kept too)."""
+
+    list_display = ["at", "action", "player", "by", "club"]
+    list_filter = ["action"]
+    search_fields = ["player__name", "by__username"]
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -11,7 +11,12 @@ The choices made here, as the help tells them:
   so adding one adds the root and a root is a member if any of its records is;
 - a member who leaves keeps their row, with the day they left (``left_on``): the club's history
   stays, the page lists the present members; one who comes back has the same row reopened from the
-  new day.
+  new day;
+- a claimed record (one an account stands behind) is only invited: the membership waits for its
+  account to accept it, and until then it is no membership (not listed, it gives the club no say
+  about the record); declined, it stays declined until the club invites again. The adds, the
+  invitations and their answers, and the departures of claimed records are kept in the records'
+  history (``players.audit``).
 """
 
 from __future__ import annotations
@@ -24,9 +29,13 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from .audit import Action, record_event
 from .errors import PlayerError
 from .identity import root_of
 from .models import Club, Membership, Player
+
+ACTIVE = Membership.Status.ACTIVE
+INVITED = Membership.Status.INVITED
 
 # Reads ------------------------------------------------------------------------------------------
 
@@ -60,9 +69,25 @@ def _records_of(person: Player) -> Q:
 
 def current_members(club: Club) -> QuerySet[Player]:
     """The club's present members as their roots (a merged record's root stands for it), by name."""
-    rows = club.memberships.filter(left_on__isnull=True).values_list("player_id", "player__merged_into_id")
+    rows = club.memberships.filter(left_on__isnull=True, status=ACTIVE).values_list(
+        "player_id", "player__merged_into_id"
+    )
     ids = {merged or own for own, merged in rows}
     return Player.objects.filter(pk__in=ids, merged_into__isnull=True).order_by("name", "pk")
+
+
+def invitations(user: Any) -> QuerySet[Membership]:
+    """The club memberships waiting for this account's answer (its player's, under any record)."""
+    if not (user and user.is_authenticated):
+        return Membership.objects.none()
+    person = Player.objects.filter(user=user).first()
+    if person is None:
+        return Membership.objects.none()
+    return (
+        Membership.objects.filter(_records_of(person), status=INVITED, left_on__isnull=True)
+        .select_related("club", "player", "added_by")
+        .order_by("created_at", "pk")
+    )
 
 
 # Writes -----------------------------------------------------------------------------------------
@@ -164,39 +189,83 @@ def admin_remove(*, club: Club, user: Any) -> None:
 
 
 @transaction.atomic
-def member_add(*, club: Club, player: Player, joined_on: datetime.date | None = None) -> Membership:
+def member_add(
+    *, club: Club, player: Player, joined_on: datetime.date | None = None, by: Any = None
+) -> Membership:
     """The player (the root of a merged record) is a member from ``joined_on`` (today if not given);
-    one who had left comes back, their row reopened."""
-    person = root_of(player)
+    one who had left comes back, their row reopened. A claimed record is invited instead
+    (``status`` invited): its account accepts or declines (``member_answer``)."""
+    person = root_of(Player.objects.select_for_update().get(pk=player.pk))  # claimed as of now
     joined_on = joined_on or timezone.localdate()
     rows = club.memberships.select_for_update().filter(_records_of(person))
-    if any(row.left_on is None for row in rows):
+    if any(row.left_on is None and row.status == ACTIVE for row in rows):
         raise PlayerError(
             gettext("%(player)s is already a member of %(club)s.")
             % {"player": person.name, "club": club.name},
             field="player",
         )
+    claimed = person.user_id is not None
+    if claimed and any(row.left_on is None and row.status == INVITED for row in rows):
+        raise PlayerError(
+            gettext("%(player)s is already invited: their answer is waiting.") % {"player": person.name},
+            field="player",
+        )
+    account = by if by is not None and getattr(by, "is_authenticated", False) else None
     membership, _ = Membership.objects.update_or_create(
-        club=club, player=person, defaults={"joined_on": joined_on, "left_on": None}
+        club=club,
+        player=person,
+        defaults={
+            "joined_on": joined_on,
+            "left_on": None,
+            "status": INVITED if claimed else ACTIVE,
+            "added_by": account,
+            "consented_by": None,
+            "consented_at": None,
+        },
     )
+    action = Action.MEMBER_INVITED if claimed else Action.MEMBER_ADDED
+    record_event(action=action, player=person, by=by, club=club)
     return membership
 
 
 @transaction.atomic
-def member_remove(*, club: Club, player: Player, left_on: datetime.date | None = None) -> list[Membership]:
+def member_answer(*, membership: Membership, user: Any, accept: bool) -> Membership:
+    """The player's account accepts (a member from now on, by its consent) or declines a club's
+    invitation. Only the account of the record invited may answer, and only a waiting one."""
+    membership = Membership.objects.select_for_update().select_related("club", "player").get(pk=membership.pk)
+    person = root_of(membership.player)
+    if not (user and user.is_authenticated) or person.user_id != user.pk:
+        raise PlayerError(gettext("Only the player's own account answers this."), field="membership")
+    if membership.status != INVITED or membership.left_on is not None:
+        raise PlayerError(gettext("This invitation is no longer waiting."), field="membership")
+    if accept:
+        membership.status, membership.consented_by, membership.consented_at = ACTIVE, user, timezone.now()
+    else:
+        membership.status = Membership.Status.DECLINED
+    membership.save(update_fields=["status", "consented_by", "consented_at"])
+    action = Action.MEMBER_ACCEPTED if accept else Action.MEMBER_DECLINED
+    record_event(action=action, player=person, by=user, club=membership.club)
+    return membership
+
+
+@transaction.atomic
+def member_remove(
+    *, club: Club, player: Player, left_on: datetime.date | None = None, by: Any = None
+) -> list[Membership]:
     """The player (through any of their records) leaves the club on ``left_on`` (today if not given);
-    their rows stay, with that day, as the club's history."""
+    their rows stay, with that day, as the club's history. A waiting invitation is withdrawn with it."""
     person = root_of(player)
     left_on = left_on or timezone.localdate()
     rows = list(club.memberships.select_for_update().filter(_records_of(person), left_on__isnull=True))
-    if not rows:
+    if not any(row.status == ACTIVE for row in rows):
         raise PlayerError(
             gettext("%(player)s is not a member of %(club)s.") % {"player": person.name, "club": club.name},
             field="player",
         )
-    if any(row.joined_on and left_on < row.joined_on for row in rows):
+    if any(row.joined_on and left_on < row.joined_on for row in rows if row.status == ACTIVE):
         raise PlayerError(gettext("A member cannot leave before the day they joined."), field="left_on")
     for row in rows:
-        row.left_on = left_on
+        row.left_on = max(left_on, row.joined_on) if row.joined_on else left_on
         row.save(update_fields=["left_on"])
+    record_event(action=Action.MEMBER_LEFT, player=person, by=by, club=club)
     return rows

@@ -14,7 +14,9 @@ split from C until A is split from C, or B would take A back). Splits in any oth
 record what it had: a chain A into B, B into C split at B–C leaves A in B.
 
 Who may claim, approve, merge or split is the caller's question (``league.permissions``): these
-services check what the records allow, whoever asks.
+services check what the records allow, whoever asks. Every decision is kept in the records'
+history (``players.audit``), and a staff account may take one back: a split undoes a merge,
+``claim_revert`` a claim's approval or refusal.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from .audit import Action, record_event
 from .errors import PlayerError
-from .models import Player, PlayerClaim, PlayerMerge
+from .models import Membership, Player, PlayerClaim, PlayerMerge
 from .signals import player_merged
 
 MESSAGE_MOST = 300  # characters of a claim's message or a merge's reason
@@ -134,14 +137,52 @@ def claim_approve(*, claim: PlayerClaim, by: Any) -> PlayerClaim:
     player.user_id = claim.user_id
     player.save(update_fields=["user"])
     others = PlayerClaim.objects.filter(player=player, status=PlayerClaim.Status.PENDING).exclude(pk=claim.pk)
+    for other in others.select_related("player"):
+        note = gettext("Another claim was approved.")
+        record_event(action=Action.CLAIM_REFUSED, player=player, by=by, claim=other, note=note)
     others.update(status=PlayerClaim.Status.REFUSED, decided_by=by, decided_at=timezone.now())
+    record_event(action=Action.CLAIM_APPROVED, player=player, by=by, claim=claim)
     return _decide(claim, PlayerClaim.Status.APPROVED, by)
 
 
 @transaction.atomic
 def claim_refuse(*, claim: PlayerClaim, by: Any) -> PlayerClaim:
     """The claim is refused: the record stays as it was."""
-    return _decide(_pending(claim), PlayerClaim.Status.REFUSED, by)
+    claim = _pending(claim)
+    record_event(action=Action.CLAIM_REFUSED, player=claim.player, by=by, claim=claim)
+    return _decide(claim, PlayerClaim.Status.REFUSED, by)
+
+
+@transaction.atomic
+def claim_revert(*, claim: PlayerClaim, by: Any) -> PlayerClaim:
+    """Take a claim's decision back (a staff account's remedy): the claim waits again, to be decided
+    anew. An approved claim's account is no longer the player (the record of the person it is on
+    now, after any merge), and what it consented to for them (club memberships) is no longer
+    consented. Refused when the claim is not decided, when the account no longer is this
+    person, or (a refused claim) when the account is a player or waits on another claim now."""
+    claim = PlayerClaim.objects.select_for_update().select_related("player", "user").get(pk=claim.pk)
+    if claim.status not in (PlayerClaim.Status.APPROVED, PlayerClaim.Status.REFUSED):
+        raise PlayerError(gettext("Only an approved or refused claim can be reverted."), field="claim")
+    was = claim.get_status_display()
+    if claim.status == PlayerClaim.Status.APPROVED:
+        records = records_of(claim.player)
+        held = Player.objects.select_for_update().filter(pk__in=records, user_id=claim.user_id).first()
+        if held is None:
+            raise PlayerError(gettext("That account is no longer this player."), field="claim")
+        held.user = None
+        held.save(update_fields=["user", "updated_at"])
+        Membership.objects.filter(player_id__in=records, consented_by_id=claim.user_id).update(
+            consented_by=None, consented_at=None
+        )
+    else:
+        if Player.objects.filter(user_id=claim.user_id).exists():
+            raise PlayerError(gettext("That account is already a player."), field="claim")
+        if PlayerClaim.objects.filter(user_id=claim.user_id, status=PlayerClaim.Status.PENDING).exists():
+            raise PlayerError(gettext("That account waits on another claim."), field="claim")
+    claim.status, claim.decided_by, claim.decided_at = PlayerClaim.Status.PENDING, None, None
+    claim.save(update_fields=["status", "decided_by", "decided_at"])
+    record_event(action=Action.CLAIM_REVERTED, player=claim.player, by=by, claim=claim, note=was)
+    return claim
 
 
 @transaction.atomic
@@ -209,6 +250,7 @@ def player_merge(*, survivor: Player, absorbed: Player, by: Any, reason: str = "
         reason=reason,
         by=by,
     )
+    record_event(action=Action.MERGED, player=survivor, by=by, merge=merge, note=reason)
     player_merged.send(sender=PlayerMerge, merge=merge)
     return merge
 
@@ -251,6 +293,7 @@ def player_split(*, merge: PlayerMerge, by: Any) -> PlayerMerge:
     Player.objects.filter(pk__in=[root.pk, *moving]).update(updated_at=timezone.now())
     merge.undone_by, merge.undone_at = by, timezone.now()
     merge.save(update_fields=["undone_by", "undone_at"])
+    record_event(action=Action.SPLIT, player=merge.absorbed, by=by, merge=merge)
     return merge
 
 

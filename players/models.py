@@ -113,12 +113,32 @@ class Club(models.Model):
 
 
 class Membership(models.Model):
-    """A player in a club, since a day (and until one, once they leave)."""
+    """A player in a club, since a day (and until one, once they leave). A claimed record's
+    membership is first an invitation its account accepts (or declines): until then it is no
+    membership at all (``players.clubs``)."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Member"
+        INVITED = "invited", "Invited, waiting for the player's answer"
+        DECLINED = "declined", "Declined by the player"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
     joined_on = models.DateField(null=True, blank=True)
     left_on = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    consented_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The player's account that accepted the membership (a claimed record's)",
+    )
+    consented_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -190,6 +210,41 @@ class PlayerMerge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.absorbed} → {self.survivor}"
+
+
+class RecordEvent(models.Model):
+    """One decision about a person's record, kept for good: who, when, what (``players.audit``).
+    Claims decided and reverted, merges and splits, memberships of claimed records; the claim and
+    the merge rows keep their own state, this keeps the history."""
+
+    class Action(models.TextChoices):
+        CLAIM_APPROVED = "claim_approved", "Claim approved"
+        CLAIM_REFUSED = "claim_refused", "Claim refused"
+        CLAIM_REVERTED = "claim_reverted", "Claim decision reverted"
+        MERGED = "merged", "Records merged"
+        SPLIT = "split", "Merge split"
+        MEMBER_ADDED = "member_added", "Member added"
+        MEMBER_INVITED = "member_invited", "Member invited"
+        MEMBER_ACCEPTED = "member_accepted", "Membership accepted"
+        MEMBER_DECLINED = "member_declined", "Membership declined"
+        MEMBER_LEFT = "member_left", "Member left"
+
+    action = models.CharField(max_length=20, choices=Action.choices)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="record_events")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    claim = models.ForeignKey(PlayerClaim, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    merge = models.ForeignKey(PlayerMerge, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()}: {self.player}"
 
 
 class ApiToken(models.Model):

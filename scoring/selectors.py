@@ -125,7 +125,8 @@ def counted_for(team: int) -> Q:
     result a player of the *other* team confirmed with their own account (a claimed record). Any
     other match is *casual* for that side: listed on its players' pages, counted for nobody there,
     so that nobody makes their own record, or changes another's, by typing a score. A confirmation
-    by one's own team counts for the other team's records, not for one's own."""
+    by one's own team counts for the other team's records, not for one's own. This is the side's
+    rule only: what people's records count adds the claimed person's (``league.counting``)."""
     return _counted_for_everyone() | confirmed_by_team(1 - team)
 
 
@@ -226,7 +227,7 @@ def player_search(*, query: str, user: Any = None, most: int = SEARCH_MOST) -> l
     own_team = Case(
         When(seated_person(OuterRef("pk"), team=0), then=F("team0__name")), default=F("team1__name")
     )
-    players = visible_players(user).filter(merged_into__isnull=True).filter(named_person(query))
+    players = visible_players(user).filter(merged_into__isnull=True).filter(named_person(query, user))
     players = players.annotate(
         last_played=Subquery(last.values("created_at")[:1]),
         last_team=Subquery(last.annotate(own_team=own_team).values("own_team")[:1]),
@@ -234,9 +235,10 @@ def player_search(*, query: str, user: Any = None, most: int = SEARCH_MOST) -> l
     return list(players.order_by(F("last_played").desc(nulls_last=True), "name", "pk")[:most])
 
 
-def named_person(text: str) -> Q:
-    """Players (roots) whose name, or the name of a record merged into them, holds ``text``."""
-    merged = Player.objects.filter(merged_into=OuterRef("pk"), name__icontains=text)
+def named_person(text: str, user: Any = None) -> Q:
+    """Players (roots) whose name, or the name of a record merged into them that this person may see,
+    holds ``text`` (a record known only from private events is found by its name only by who sees it)."""
+    merged = visible_players(user).filter(merged_into=OuterRef("pk"), name__icontains=text)
     return Q(name__icontains=text) | Q(Exists(merged))
 
 

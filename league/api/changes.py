@@ -7,8 +7,10 @@ only it showed, a player record merged into another. Ids only.
 
 Who reads what: a tombstone of a tournament's object is listed to whoever may see that tournament
 (public, or its organizer; a superuser sees all); a deal of a standalone match follows the match;
-a merged player is listed to everyone while the record is merged into that person (a split gives
-it back: it is listed again, its ``updated_at`` moved). The tombstones of a tournament made private (reason
+a merged player is listed, while the record is merged into that person, to whoever may see that
+record (one known only from private events is listed only to those who see them; a split gives
+it back: it is listed again, its ``updated_at`` moved). An empty ``since=`` is a 400, as an empty
+``updated_since=`` on the lists. The tombstones of a tournament made private (reason
 ``private``) are listed to everyone who may no longer see it: their mirror must drop what it had,
 while its organizer's keeps it (and a tournament public again lists them to nobody: its objects
 come back in the lists, their ``updated_at`` moved).
@@ -24,10 +26,10 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 
-from config.sync import AFTER_ID_HELP, ID_MOST, IdFilter, SyncPagination, utc
+from config.sync import AFTER_ID_HELP, ID_MOST, IdFilter, SyncPagination, refuse_empty, utc
 from players.models import Player
 from scoring.models import Removal
-from scoring.selectors import visible_matches
+from scoring.selectors import visible_matches, visible_players
 from tournaments.models import Entry, Tournament
 
 DEFAULT_DAYS = 30  # without ``since``: the tombstones of the last 30 days
@@ -82,6 +84,10 @@ class ChangeFilter(django_filters.FilterSet):
         model = Removal
         fields = ["since", "after_id", "kind"]
 
+    def is_valid(self):
+        valid = super().is_valid()
+        return refuse_empty(self, "since") and valid
+
     def removed_since(self, queryset, name, value):
         since = utc(value)
         after = self.form.cleaned_data.get("after_id")
@@ -119,7 +125,12 @@ def visible_removals(user) -> Q:
     match_seen = Q(Exists(visible_matches(user).filter(pk=OuterRef("match_id"))))
     standalone = Q(tournament_id__isnull=True) & (Q(match_id__isnull=True) | match_seen)
     private = Q(reason=Removal.Reason.PRIVATE)
-    return (private & ~in_seen) | (~private & (standalone | (Q(tournament_id__isnull=False) & in_seen)))
+    # A merged record is told gone only to whoever could see it: one known only from private events
+    # they do not see never had its id in their mirror, and its tombstone must not give it away.
+    merged = Q(reason=Removal.Reason.MERGED)
+    record_seen = Q(Exists(visible_players(user).filter(pk=OuterRef("object_id"))))
+    listed = (private & ~in_seen) | (~private & (standalone | (Q(tournament_id__isnull=False) & in_seen)))
+    return listed & (~merged | record_seen)
 
 
 @extend_schema(tags=["sync"])

@@ -32,6 +32,35 @@ class MemberSerializer(serializers.Serializer):
     joined_on = serializers.DateField(allow_null=True)
 
 
+class MembershipAnswerSerializer(serializers.Serializer):
+    """What a member add did: a member now, or (a claimed record) an invitation its account answers."""
+
+    id = serializers.IntegerField(help_text="The player's id (a merged record is given as its root)")
+    name = serializers.CharField()
+    joined_on = serializers.DateField(allow_null=True)
+    status = serializers.ChoiceField(
+        choices=["active", "invited"],
+        help_text="active: a member; invited: a claimed record, a member once its account accepts; "
+        "declined: its account said no",
+    )
+
+
+class InvitationSerializer(serializers.Serializer):
+    """A club's invitation waiting for this account's answer."""
+
+    club = serializers.CharField(source="club.slug", help_text="The club's slug")
+    club_name = serializers.CharField(source="club.name")
+    player = serializers.IntegerField(source="player_id", help_text="The record invited")
+    joined_on = serializers.DateField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class InvitationAnswerSerializer(serializers.Serializer):
+    answer = serializers.ChoiceField(
+        choices=["accept", "decline"], help_text="accept: a member from now on; decline: not"
+    )
+
+
 class ClubEventSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
@@ -119,11 +148,14 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet):
     def get_serializer_class(self):
         return ClubListSerializer if self.action == "list" else ClubSerializer
 
-    @extend_schema(request=MemberWriteSerializer, responses={201: MemberSerializer}, examples=MEMBER_EXAMPLES)
+    @extend_schema(
+        request=MemberWriteSerializer, responses={201: MembershipAnswerSerializer}, examples=MEMBER_EXAMPLES
+    )
     @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def members(self, request, slug=None):
         """Add a member: an existing player (``player_id``: a merged record adds the record it was
-        merged into) or a new one (``name``), from ``joined_on`` (today when left out)."""
+        merged into) or a new one (``name``), from ``joined_on`` (today when left out). A claimed
+        player is invited (``status`` invited): a member only once their account accepts."""
         club = self.get_object()
         data = MemberWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -135,9 +167,61 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet):
                     raise ValidationError({"player_id": [gettext("No such player.")]})
             else:
                 player = player_create(name=d["name"])
-            membership = clubs.member_add(club=club, player=player, joined_on=d.get("joined_on"))
-        body = {"id": membership.player_id, "name": membership.player.name, "joined_on": membership.joined_on}
-        return Response(MemberSerializer(body).data, status=status.HTTP_201_CREATED)
+            membership = clubs.member_add(
+                club=club, player=player, joined_on=d.get("joined_on"), by=request.user
+            )
+        body = {
+            "id": membership.player_id,
+            "name": membership.player.name,
+            "joined_on": membership.joined_on,
+            "status": membership.status,
+        }
+        return Response(MembershipAnswerSerializer(body).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=None,
+        responses={200: InvitationSerializer(many=True)},
+        description="The clubs' invitations waiting for this account's answer (to its player, a claimed "
+        "record).",
+    )
+    @action(
+        detail=False,
+        methods=["get"],
+        filter_backends=[],
+        pagination_class=None,
+        permission_classes=[permissions.IsAuthenticated],
+    )
+    def invitations(self, request):
+        return Response(InvitationSerializer(clubs.invitations(request.user), many=True).data)
+
+    @extend_schema(
+        request=InvitationAnswerSerializer,
+        responses={200: MembershipAnswerSerializer},
+        description="The invited player's account accepts (a member from now on) or declines the club's "
+        "invitation. 404: no invitation of this club waits for this account.",
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        filter_backends=[],
+        pagination_class=None,
+        permission_classes=[permissions.IsAuthenticated],
+    )
+    def invitation(self, request, slug=None):
+        club = get_object_or_404(selectors.club_list(), slug=slug)
+        body = InvitationAnswerSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        membership = get_object_or_404(clubs.invitations(request.user), club=club)
+        membership = clubs.member_answer(
+            membership=membership, user=request.user, accept=body.validated_data["answer"] == "accept"
+        )
+        answer = {
+            "id": membership.player_id,
+            "name": membership.player.name,
+            "joined_on": membership.joined_on,
+            "status": membership.status,
+        }
+        return Response(MembershipAnswerSerializer(answer).data)
 
     @extend_schema(request=None, responses={204: None})
     @action(
@@ -151,5 +235,5 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet):
         """A member leaves the club today; the club keeps the row, with that day."""
         club = self.get_object()
         player = get_object_or_404(selectors.club_members(club=club, user=request.user), pk=int(player_id))
-        clubs.member_remove(club=club, player=player)
+        clubs.member_remove(club=club, player=player, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

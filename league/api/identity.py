@@ -6,7 +6,7 @@ person it was merged into, whose ``id`` the answer gives. The lists show people 
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample
+from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
 from players.identity import MESSAGE_MOST
@@ -44,13 +44,19 @@ class SplitRequestSerializer(serializers.Serializer):
 
 class MergeSerializer(serializers.ModelSerializer):
     absorbed_name = serializers.CharField(source="absorbed.name", read_only=True)
-    records = serializers.ListField(
-        child=serializers.IntegerField(), help_text="The records the merge moved to the survivor"
+    records = serializers.SerializerMethodField(
+        help_text="The records the merge moved to the survivor (those this account may see)"
     )
 
     class Meta:
         model = PlayerMerge
         fields = ["id", "survivor", "absorbed", "absorbed_name", "records", "reason", "at", "undone_at"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_records(self, merge: PlayerMerge) -> list[int]:
+        ids = [int(pk) for pk in merge.records]
+        seen = self.context.get("seen")
+        return ids if seen is None else [pk for pk in ids if pk in seen]
 
 
 CLAIM_EXAMPLE = OpenApiExample(

@@ -13,16 +13,22 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from config.sync import SyncPagination, UpdatedSinceFilter
-from league import ratings
+from league import confirmations, counting, ratings
 from league.api import identity as bodies
+from league.api.confirmations import (
+    CONFIRM_EXAMPLE,
+    ConfirmationSerializer,
+    ConfirmRequestSerializer,
+    PlayerMatchSerializer,
+)
 from league.api.ratings import RatingHistorySerializer
-from league.identity import person_merges
+from league.identity import merge_problem, person_merges, seen_records
 from league.permissions import may_claim, may_merge, may_split
 from players import identity
 from players.errors import PlayerError
 from players.models import Player, PlayerMerge
 from scoring import selectors
-from scoring.api import MatchListSerializer, PlayerSerializer
+from scoring.api import PlayerSerializer
 
 
 class PlayerFilter(UpdatedSinceFilter):
@@ -49,7 +55,12 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         """The record named, as its person: a merged record answers as the one it was merged into."""
         return identity.root_of(super().get_object())
 
-    @extend_schema(responses={200: MatchListSerializer(many=True)}, description="The player's matches.")
+    @extend_schema(
+        responses={200: PlayerMatchSerializer(many=True)},
+        description="The player's matches, each with whether it counts for them, and whether it is "
+        "unconfirmed (a player at the table with an account has not stood behind it: it counts for "
+        "nobody) and awaits this player's own confirmation (``confirm``).",
+    )
     @action(detail=True, methods=["get"], filter_backends=[])
     def history(self, request, pk=None):
         player = self.get_object()
@@ -57,11 +68,38 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         matches = (
             selectors.visible_matches(request.user)
             .filter(seats)
-            .select_related(*selectors.MATCH_LIST_RELATED)
+            .select_related(*selectors.MATCH_LIST_RELATED, *(f"seat{n}__merged_into" for n in range(4)))
             .order_by("-id")
         )
-        page = self.paginate_queryset(matches)
-        return self.get_paginated_response(MatchListSerializer(page, many=True).data)
+        page = self.paginate_queryset(counting.with_counting(matches, person=player))
+        data = PlayerMatchSerializer(page, many=True, context={"person": player}).data
+        return self.get_paginated_response(data)
+
+    @extend_schema(
+        request=ConfirmRequestSerializer,
+        responses={200: ConfirmationSerializer},
+        examples=[CONFIRM_EXAMPLE],
+        description="The player's own account says of a match they sat at: ``me`` (it counts for them; "
+        "for a tournament's match, every match of theirs in that event) or ``not_me`` (it stays "
+        "unconfirmed, counted for nobody). A later answer replaces the earlier one. 403: not this "
+        "player's account. 400: no such match of theirs.",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated], filter_backends=[])
+    def confirm(self, request, pk=None):
+        player = self.get_object()
+        body = ConfirmRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        if player.user_id is None or player.user_id != request.user.pk:
+            raise PermissionDenied(gettext("Only the player's own account may confirm their matches."))
+        match = selectors.visible_matches(request.user).filter(pk=body.validated_data["match"]).first()
+        if match is None:
+            raise PlayerError(
+                gettext("There is no match %(id)s.") % {"id": body.validated_data["match"]}, field="match"
+            )
+        answer = confirmations.match_answer(
+            match=match, user=request.user, answer=body.validated_data["answer"]
+        )
+        return Response(ConfirmationSerializer(answer).data)
 
     @extend_schema(
         responses={200: RatingHistorySerializer},
@@ -80,9 +118,9 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         request=bodies.ClaimRequestSerializer,
         responses={201: bodies.ClaimSerializer},
         examples=[bodies.CLAIM_EXAMPLE],
-        description="This account asks to be this player; an admin of the player's club or an organizer of "
-        "their events approves it on the site. 400: the player is claimed already, the account is a "
-        "player already or waits on another claim.",
+        description="This account asks to be this player; a decider approves it on the site (the site's "
+        "staff, a club or an event with a say over the record: see the README). 400: the player is "
+        "claimed already, the account is a player already or waits on another claim.",
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated], filter_backends=[])
     def claim(self, request, pk=None):
@@ -102,16 +140,20 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def merges(self, request, pk=None):
-        return Response(bodies.MergeSerializer(person_merges(player=self.get_object()), many=True).data)
+        merges = list(person_merges(player=self.get_object(), user=request.user))
+        ids = [int(pk) for merge in merges for pk in merge.records]
+        context = {"seen": seen_records(ids=ids, user=request.user)}
+        return Response(bodies.MergeSerializer(merges, many=True, context=context).data)
 
     @extend_schema(
         request=bodies.MergeRequestSerializer,
         responses={201: bodies.MergeSerializer},
         examples=[bodies.MERGE_EXAMPLE],
         description="Merge another record of the same person (``absorbed``) into this one: no match changes, "
-        "both records' matches count for this one. A club admin or an organizer who decides for both "
-        "records (403 otherwise). 400: the same record, a merged record (merge its root), two records "
-        "claimed by different accounts.",
+        "both records' matches count for this one. The site's staff, a club admin whose club both stand "
+        "in, or the organizer of a finished public event that made every record of both (403 otherwise). "
+        "400: the same record, a merged record (merge its root), two records claimed by different "
+        "accounts, or a record known only from private events keeping its name over a public one.",
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated], filter_backends=[])
     def merge(self, request, pk=None):
@@ -126,8 +168,10 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
             )
         if not may_merge(request.user, survivor, absorbed):
             raise PermissionDenied(
-                gettext("Only the players' club or an organizer of their events may merge them.")
+                gettext("Only the site's staff, or a club or an event with a say over both, merge them.")
             )
+        if (problem := merge_problem(survivor=survivor, absorbed=absorbed)) is not None:
+            raise PlayerError(problem, field="absorbed")
         merge = identity.player_merge(
             survivor=survivor, absorbed=absorbed, by=request.user, reason=body.validated_data["reason"]
         )
@@ -157,7 +201,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
             )
         if not may_split(request.user, merge):
             raise PermissionDenied(
-                gettext("Only the players' club or an organizer of their events may split them.")
+                gettext("Only the site's staff, or a club or an event with a say over both, split them.")
             )
         merge = identity.player_split(merge=merge, by=request.user)
         ratings.ratings_request()

@@ -133,7 +133,11 @@ def _member_add(request: HttpRequest, club: Club, form: MemberForm) -> str:
     data = form.cleaned_data
     with transaction.atomic():
         player = data.get("picked") or player_create(name=data["name"])
-        membership = clubs.member_add(club=club, player=player, joined_on=data["joined_on"])
+        membership = clubs.member_add(club=club, player=player, joined_on=data["joined_on"], by=request.user)
+    if membership.status == membership.Status.INVITED:
+        return gettext("%(player)s is invited: a member once their account accepts.") % {
+            "player": membership.player.name
+        }
     return gettext("%(player)s is a member.") % {"player": membership.player.name}
 
 
@@ -143,7 +147,7 @@ def _member_remove(request: HttpRequest, club: Club, form: MemberRemoveForm) -> 
     )
     if player is None:
         raise PlayerError(gettext("This player is not a member of the club."), field="player")
-    clubs.member_remove(club=club, player=player)
+    clubs.member_remove(club=club, player=player, by=request.user)
     return gettext("%(player)s has left the club.") % {"player": player.name}
 
 
@@ -216,6 +220,7 @@ def club_manage(request: HttpRequest, slug: str) -> HttpResponse:
         "error": error,
         "members": selectors.club_members(club=club, user=request.user),
         "former": selectors.former_members(club=club, user=request.user),
+        "invited": selectors.invited_members(club=club, user=request.user),
         "admins": club.admins.order_by("username"),
     }
     failed = error is not None or (posted is not None and bool(posted.errors))

@@ -1,5 +1,7 @@
-"""Who a player is, on the player pages: an account claims a record ("This is me"), a club admin or
-an organizer decides the claims, merges two records of one person and splits a wrong merge.
+"""Who a player is, on the player pages: an account claims a record ("This is me"), a decider (the
+site's staff, a club or an event with a say: ``league.permissions``) decides the claims, merges two
+records of one person and splits a wrong merge; the staff take a claim's decision back; a claimed
+player's account answers a club's invitation.
 
 The services are ``players.identity``; who may do what, ``league.permissions``. A record this account
 may not see is a 404 (as on the player page); one it sees but may not decide for, a 403. After a
@@ -22,12 +24,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from league import identity as selectors
 from league import permissions, ratings, records
-from players import identity
+from players import clubs, identity
 from players.errors import PlayerError
 from players.models import Player, PlayerClaim, PlayerMerge
 from scoring.selectors import visible_players
 
 CANDIDATES_MOST = 20  # records offered by the merge page's search
+DECIDED_MOST = 50  # decided claims the staff see on the claims page, the latest first
 
 
 def _visible(request: HttpRequest, pk: int) -> Player:
@@ -122,17 +125,26 @@ def claim_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 def claims(request: HttpRequest) -> HttpResponse:
-    """The claims waiting that this account may decide (a club's admin: its members'; an organizer:
-    their events' players; a superuser: all), and this account's own claim, if one waits."""
+    """The claims waiting that this account may decide (``league.permissions``), this account's own
+    claim if one waits, the clubs' invitations waiting for its answer, and (the site's staff) the
+    latest decided claims, each with a button to take its decision back."""
     return _claims_page(request)
 
 
 def _claims_page(request: HttpRequest, error: str | None = None, status: int = 200) -> HttpResponse:
+    decided = []
+    if permissions.may_revert(request.user):
+        decisions = [PlayerClaim.Status.APPROVED, PlayerClaim.Status.REFUSED]
+        done = PlayerClaim.objects.filter(status__in=decisions)
+        done = done.select_related("player", "user", "decided_by").order_by("-decided_at", "-pk")
+        decided = list(done[:DECIDED_MOST])
     context = {
-        "claims": list(permissions.decidable_claims(request.user)),
+        "claims": permissions.decidable_claims(request.user),
         "mine": PlayerClaim.objects.filter(user=request.user, status=PlayerClaim.Status.PENDING)
         .select_related("player")
         .first(),
+        "invitations": list(clubs.invitations(request.user)),
+        "decided": decided,
         "error": error,
     }
     return render(request, "league/claims.html", context, status=status)
@@ -143,7 +155,7 @@ def _claims_page(request: HttpRequest, error: str | None = None, status: int = 2
 def claim_decide(request: HttpRequest, pk: int) -> HttpResponse:
     """Approve (``decision=approve``) or refuse (``decision=refuse``) a waiting claim."""
     claim = get_object_or_404(PlayerClaim.objects.select_related("player"), pk=pk)
-    if not permissions.may_decide_claim(request.user, claim.player):
+    if not permissions.may_decide(request.user, claim):
         raise Http404(gettext("No such claim."))
     decision = request.POST.get("decision")
     if decision not in ("approve", "refuse"):
@@ -160,6 +172,39 @@ def claim_decide(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("players:claims")
 
 
+@login_required
+@require_POST
+def claim_revert(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take an approved or refused claim's decision back (the site's staff): the claim waits again."""
+    if not permissions.may_revert(request.user):
+        raise PermissionDenied(gettext("Only the site's staff take a decision back."))
+    claim = get_object_or_404(PlayerClaim.objects.select_related("player"), pk=pk)
+    try:
+        identity.claim_revert(claim=claim, by=request.user)
+    except PlayerError as error:
+        return _claims_page(request, error.message, status=422)
+    messages.success(request, gettext("The decision is taken back: the claim waits again."))
+    return redirect("players:claims")
+
+
+@login_required
+@require_POST
+def invitation_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player's account accepts (``answer=accept``) or declines (``answer=decline``) a club's
+    invitation to be its member."""
+    membership = get_object_or_404(clubs.invitations(request.user), pk=pk)
+    answer = request.POST.get("answer")
+    if answer not in ("accept", "decline"):
+        return _claims_page(request, gettext("Accept or decline the invitation."), status=422)
+    try:
+        clubs.member_answer(membership=membership, user=request.user, accept=answer == "accept")
+    except PlayerError as error:
+        return _claims_page(request, error.message, status=422)
+    done = gettext("You are a member of %(club)s.") if answer == "accept" else gettext("Invitation declined.")
+    messages.success(request, done % {"club": membership.club.name})
+    return redirect("players:claims")
+
+
 # Merges and splits -----------------------------------------------------------------------------
 
 
@@ -172,9 +217,7 @@ def merge(request: HttpRequest, pk: int) -> HttpResponse:
     if player.merged_into_id is not None:
         return redirect("players:merge", pk=player.merged_into_id)
     if not permissions.may_decide_claim(request.user, player):
-        raise PermissionDenied(
-            gettext("Only the players' club or an organizer of their events may merge them.")
-        )
+        raise PermissionDenied(gettext("Only the site's staff, or a club or an event with a say, merge it."))
     form = MergeForm(request.POST or None, initial={"other": request.GET.get("other")})
     query = request.GET.get("q", "")[:80].strip()
     other = None
@@ -189,11 +232,14 @@ def merge(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error("other", gettext("Pick the other record from the list."))
         elif not allowed:
             form.add_error(
-                "other", gettext("You may not decide for the other record: ask its club or a superuser.")
+                "other", gettext("You may not decide for both records together: ask the site's staff.")
             )
         else:
             survivor, absorbed = (player, other) if form.cleaned_data["keep"] == "this" else (other, player)
+            problem = selectors.merge_problem(survivor=survivor, absorbed=absorbed)
             try:
+                if problem is not None:
+                    raise PlayerError(problem, field="keep")
                 identity.player_merge(
                     survivor=survivor, absorbed=absorbed, by=request.user, reason=form.cleaned_data["reason"]
                 )
@@ -232,9 +278,7 @@ def split(request: HttpRequest, pk: int) -> HttpResponse:
     """Undo a merge: every record moved by it has its own page and matches again."""
     merge = get_object_or_404(PlayerMerge.objects.select_related("survivor", "absorbed"), pk=pk)
     if not permissions.may_split(request.user, merge):
-        raise PermissionDenied(
-            gettext("Only the players' club or an organizer of their events may split them.")
-        )
+        raise PermissionDenied(gettext("Only the site's staff, or a club or an event with a say, split it."))
     try:
         identity.player_split(merge=merge, by=request.user)
     except PlayerError as error:

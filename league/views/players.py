@@ -1,20 +1,28 @@
-"""Player pages: the list, a player's record and the club's leaderboard. Public, read only."""
+"""Player pages: the list, a player's record and the club's leaderboard, public and read only; and
+the claimed player's own answer about a match of theirs ("this was me" / "not me")."""
 
 from __future__ import annotations
 
 from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
+from league import confirmations
 from league import records as selectors
 from league.views.identity import identity_context
 from league.views.ratings import rating_panel
+from players.errors import PlayerError
 from players.models import Player
 from scoring import charts
+from scoring.models import Match
+from scoring.selectors import match_visibility
 
 
 class PeriodForm(forms.Form):
@@ -72,6 +80,33 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context["rating"] = rating_panel(player=player, user=request.user, played=record.stats.record.played)
     context["identity"] = identity_context(player=player, user=request.user)
     return render(request, "players/detail.html", context)
+
+
+@login_required
+@require_POST
+def match_answer(request: HttpRequest, pk: int, match: int) -> HttpResponse:
+    """The player's own account says of a match of theirs "this was me" (it counts for them) or "not
+    me" (it stays unconfirmed): ``answer`` is ``me`` or ``not_me``. Anyone else: 403."""
+    try:
+        player = selectors.player_get(pk=pk, user=request.user)
+    except Player.DoesNotExist:
+        raise Http404(gettext("No such player.")) from None
+    person = selectors.person(player)
+    if person.user_id is None or person.user_id != request.user.pk:
+        raise PermissionDenied(gettext("Only the player's own account may confirm their matches."))
+    found = Match.objects.filter(match_visibility(request.user), pk=match).first()
+    if found is None:
+        raise Http404(gettext("No such match."))
+    try:
+        confirmations.match_answer(match=found, user=request.user, answer=request.POST.get("answer", ""))
+    except PlayerError as error:
+        messages.error(request, error.message)
+    else:
+        if request.POST.get("answer") == "me":
+            messages.success(request, gettext("Confirmed: the match counts for you."))
+        else:
+            messages.success(request, gettext("Noted: not you. The match counts for nobody."))
+    return redirect("players:detail", pk=person.pk)
 
 
 @require_safe

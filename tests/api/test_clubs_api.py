@@ -113,7 +113,7 @@ def test_an_admin_adds_an_existing_player_and_a_new_one(admin_api, club):
         f"{CLUBS}kafeneio/members/", {"player_id": nikos.pk, "joined_on": "2024-09-01"}, format="json"
     )
     assert response.status_code == 201, response.content
-    assert response.json() == {"id": nikos.pk, "name": "Nikos", "joined_on": "2024-09-01"}
+    assert response.json() == {"id": nikos.pk, "name": "Nikos", "joined_on": "2024-09-01", "status": "active"}
     response = admin_api.post(f"{CLUBS}kafeneio/members/", {"name": "Nikos"}, format="json")
     assert response.status_code == 201
     new = response.json()

@@ -1,16 +1,19 @@
 """Claims, merges and splits through the API (issue 14): ``POST /api/v1/players/{id}/claim/``,
 ``…/merge/``, ``…/split/`` and ``GET …/merges/``.
 
-The organizer runs the Spring Cup (Lions: Alexis, Vaso; Owls: Petros, Rena; …): they decide for its
-players. Alexis was typed twice: "Alexis K." played a casual match of his own.
+The organizer ran the Spring Cup (Lions: Alexis, Vaso; Owls: Petros, Rena; …), public and finished
+here: they decide for the records it made (issue 24). Alexis was typed twice: "Alexis K.", entered
+late in the cup, also played a casual match of his own.
 """
 
 import pytest
+from rest_framework.authtoken.models import Token
 
 from players.models import Player, PlayerClaim, PlayerMerge
 from scoring import services as scoring
 from tests.factories import made
 from tests.problems import fields, problem
+from tournaments import services as tournaments
 
 from .conftest import client_for
 
@@ -25,15 +28,22 @@ def who(response):
 
 @pytest.fixture
 def twice(public_tournament, organizer):
-    """Alexis (in the cup) and "Alexis K.", seated in the cup too (a replacement), and in a casual match."""
+    """Alexis (in the cup) and "Alexis K.", entered late in the cup and seated there (a replacement),
+    and in a casual match; the cup then finished."""
     alexis = Player.objects.get(name="Alexis")
-    other = Player.objects.create(name="Alexis K.")
+    tournaments.entry_register(
+        tournament=public_tournament, name="Hawks", players=["Alexis K.", "Fotini"], late=True
+    )
+    other = Player.objects.get(name="Alexis K.")
     table = public_tournament.rounds.get(number=2).tables.order_by("number").first()
     type(table.match).objects.filter(pk=table.match_id).update(seat0=other)
     casual = scoring.match_create(
         teams=[("X", (other, "Yorgos")), ("Z", ("Zeta", "Wanda"))], options={"deals": 1}
     )
     scoring.deal_record(match=casual, deal=made(0))
+    tournaments.tournament_finish(
+        tournament=public_tournament, reason="Rain", in_play="left_out", user=organizer
+    )
     return alexis, other, casual
 
 
@@ -154,10 +164,15 @@ def test_a_split_names_a_merge_of_this_player(api, twice):
     assert PlayerMerge.objects.get().undone_at is None
 
 
-def test_the_tournaments_of_a_person_include_those_of_their_merged_records(api, twice, public_tournament):
-    alexis, other, _ = twice
+def test_the_tournaments_of_a_person_include_those_of_their_merged_records(
+    public_tournament, django_user_model
+):
+    alexis, other = Player.objects.get(name="Alexis"), Player.objects.create(name="Alexis C.")
     anon = client_for()
     assert anon.get("/api/v1/tournaments/", {"player": other.pk}).json()["results"] == []
-    api("organizer").post(f"{PLAYERS}{other.pk}/merge/", {"absorbed": alexis.pk}, format="json")
+    staff = django_user_model.objects.create_user("staff", password="pw-staff-12345", is_staff=True)
+    staff.token = Token.objects.create(user=staff).key  # the site's staff decide for any record
+    response = client_for(staff).post(f"{PLAYERS}{other.pk}/merge/", {"absorbed": alexis.pk}, format="json")
+    assert response.status_code == 201, response.content
     found = anon.get("/api/v1/tournaments/", {"player": other.pk}).json()["results"]
     assert [t["slug"] for t in found] == [public_tournament.slug]

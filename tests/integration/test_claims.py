@@ -1,8 +1,9 @@
 """An account claims its player record; the club or an organizer decides (issue 14).
 
-The club here: the Kafeneio club (admin Anna) has Nikos as a member; Olga organizes the Spring Cup,
-which Giorgos entered; Petros played a match of it as a replacement (seated there, never entered).
-Eleni belongs to nobody's club or event: only a superuser decides for her.
+The club here: the Kafeneio club (admin Anna) made Nikos's record as its member; Olga organized the
+Spring Cup (public, finished), whose entry made Giorgos's record; Petros, a record made before, played
+a match of it as a replacement (seated there, never entered). Eleni belongs to nobody's club or event:
+only the site's staff decide for her (issue 24: who decides, tests/integration/test_record_rights.py).
 """
 
 from __future__ import annotations
@@ -32,18 +33,16 @@ def people(django_user_model):
     anna, olga = account(django_user_model, "anna"), account(django_user_model, "olga")
     club = Club.objects.create(name="Kafeneio club")
     club.admins.add(anna)
-    nikos, eleni, giorgos, petros = (
-        Player.objects.create(name=n) for n in ("Nikos", "Eleni", "Giorgos", "Petros")
-    )
+    nikos, eleni, petros = (Player.objects.create(name=n) for n in ("Nikos", "Eleni", "Petros"))
     club.memberships.create(player=nikos)
     cup = tournaments.tournament_create(organizer=olga, name="Spring Cup", deals_per_match=1)
-    tournaments.entry_register(
-        tournament=cup, name="G", players=["Giorgos", "Gogo"], player_ids=[giorgos.pk, None], user=olga
-    )
+    tournaments.entry_register(tournament=cup, name="G", players=["Giorgos", "Gogo"], user=olga)
+    giorgos = Player.objects.get(name="Giorgos")
     tournaments.entry_register(tournament=cup, name="H", players=["Hara", "Ilias"])
     cup = tournaments.tournament_start(tournament=cup, user=olga)
     rnd = tournaments.round_start(rnd=tournaments.round_generate(tournament=cup, user=olga), user=olga)
     Match.objects.filter(pk=rnd.tables.get().match_id).update(seat1=petros)  # a replacement at the table
+    tournaments.tournament_finish(tournament=cup, reason="Rain", in_play="left_out", user=olga)
     return {
         "anna": anna,
         "olga": olga,
@@ -157,10 +156,10 @@ def test_an_approval_is_refused_once_the_record_was_merged_meanwhile(people):
     ("who", "player", "decides"),
     [
         ("root", "eleni", True),  # a superuser decides for anyone
-        ("anna", "nikos", True),  # the admin of the player's club
+        ("anna", "nikos", True),  # the admin of the club that made the record
         ("anna", "giorgos", False),  # … not for others
-        ("olga", "giorgos", True),  # the organizer of an event the player entered
-        ("olga", "petros", True),  # … or played a match of
+        ("olga", "giorgos", True),  # the organizer of the finished public event that made the record
+        ("olga", "petros", False),  # … not for a record made before it (a replacement at its table)
         ("olga", "nikos", False),
         ("stranger", "nikos", False),
         ("anonymous", "nikos", False),
@@ -195,6 +194,8 @@ def test_the_claims_a_decider_sees(people):
     assert list(permissions.decidable_claims(people["olga"])) == [on_giorgos]
     assert list(permissions.decidable_claims(people["root"])) == [on_nikos, on_giorgos]
     assert list(permissions.decidable_claims(people["claimant"])) == []
+    on_petros = identity.claim_request(player=people["petros"], user=people["root"])
+    assert on_petros not in permissions.decidable_claims(people["olga"])
 
 
 # The pages -------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ The club: Nikos was typed twice, "Nikos" and "Nikos P.". Matches started by the 
 2. C (Nikos P., Eleni) lost to D (Giorgos, Maria);
 3. E (Nikos P., Kostas) beat F (Giorgos, Maria), typed on a tablet without an account: casual.
 
-Anna runs the club, whose members are both Nikos records; Eleni and the others are nobody's.
+Anna runs the club, which made both Nikos records as its members (before the matches: the club has
+a say over them, issue 24); Eleni and the others are nobody's.
 """
 
 from __future__ import annotations
@@ -39,17 +40,17 @@ def club(user, django_user_model):
     names = ("Nikos", "Nikos P.", "Eleni", "Giorgos", "Maria", "Kostas")
     p = {name: Player.objects.create(name=name) for name in names}
     n1, n2 = p["Nikos"], p["Nikos P."]
+    anna = django_user_model.objects.create_user("anna", password="pw-anna-12345")
+    kafeneio = Club.objects.create(name="Kafeneio")
+    kafeneio.admins.add(anna)
+    for player in (n1, n2):
+        kafeneio.memberships.create(player=player)
     matches = [
         play([("A", (n1, p["Eleni"])), ("B", (p["Giorgos"], p["Maria"]))], 0, user),
         play([("C", (n2, p["Eleni"])), ("D", (p["Giorgos"], p["Maria"]))], 1, user),
         play([("E", (n2, p["Kostas"])), ("F", (p["Giorgos"], p["Maria"]))], 0),
     ]
-    anna = django_user_model.objects.create_user("anna", password="pw-anna-12345")
     root = django_user_model.objects.create_user("root", password="pw-root-12345", is_superuser=True)
-    kafeneio = Club.objects.create(name="Kafeneio")
-    kafeneio.admins.add(anna)
-    for player in (n1, n2):
-        kafeneio.memberships.create(player=player)
     return {"p": p, "n1": n1, "n2": n2, "matches": matches, "anna": anna, "root": root, "club": kafeneio}
 
 
@@ -302,12 +303,13 @@ def test_the_merge_page_says_what_is_wrong_and_merges_nothing(client, club, djan
     client.force_login(club["anna"])
     url = reverse("players:merge", args=[club["n1"].pk])
     response = client.post(url, {"other": club["p"]["Eleni"].pk, "keep": "this"})
-    assert response.status_code == 422 and "You may not decide for the other record" in response.text
+    assert response.status_code == 422 and "You may not decide for both records together" in response.text
     response = client.post(url, {"other": 999999, "keep": "this"})
     assert response.status_code == 422 and "Pick the other record from the list." in response.text
     for player, name in ((club["n1"], "one"), (club["n2"], "two")):
         account = django_user_model.objects.create_user(name, password=f"pw-{name}-12345")
         Player.objects.filter(pk=player.pk).update(user=account)
+        club["club"].memberships.filter(player=player).update(consented_by=account)  # still hers to decide
     response = client.post(url, {"other": club["n2"].pk, "keep": "this"})
     assert response.status_code == 422 and "Both records are claimed" in response.text
     assert PlayerMerge.objects.count() == 0
