@@ -2,7 +2,8 @@
 each one's delivery log, a redelivery, a new secret.
 
 Every answer holds the subscription's secret, so only the account itself reads them: its token, a
-signed-in session or a ``full`` scoped token (a ``read`` or ``score`` token may not even list them).
+signed-in session or a ``full`` scoped token (a ``read`` or ``score`` token may not even list them);
+and each is sent with ``Cache-Control: no-store``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -294,6 +296,12 @@ class WebhookViewSet(
 
     def get_queryset(self):
         return selectors.subscription_list(user=self.request.user)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        """Every answer here may hold a secret: no cache, the browser's or a proxy's, keeps it."""
+        response = super().finalize_response(request, response, *args, **kwargs)
+        add_never_cache_headers(response)
+        return response
 
     def _target(self, kind: str, slug: str) -> Tournament | Club:
         """The tournament or club named: a 403 when the account sees it but does not run it, and

@@ -2,10 +2,13 @@
 
 A subscription's URL must be ``https://`` (``http://`` too only with the setting below), with a host
 and no user name or password in it. Its host is resolved (``socket.getaddrinfo``) and refused when
-ANY address it resolves to is not a public one: loopback, private (10/8, 172.16/12, 192.168/16,
-fc00::/7), link-local (169.254/16, where clouds keep their metadata service, and fe80::/10), shared
-(100.64/10), multicast, reserved, unspecified, documentation, benchmarking …, nor an IPv6 address
-that carries such an IPv4 one (IPv4-mapped ``::ffff:a.b.c.d``, 6to4, NAT64, Teredo).
+ANY address it resolves to is not a public one: every range of IANA's IPv4 and IPv6 Special-Purpose
+Address Registries (loopback, private, link-local such as 169.254.169.254 where clouds keep their
+metadata service, shared, multicast, reserved, documentation, benchmarking, discard-only …), every
+IPv6 address outside global unicast (2000::/3), and an IPv6 address that carries a refused IPv4 one
+(IPv4-mapped ``::ffff:a.b.c.d``, 6to4, NAT64). The ranges are this module's own table
+(``REFUSED_V4``, ``REFUSED_V6``), not the interpreter's ``is_private``/``is_global``, whose tables
+were incomplete before CPython 3.12.4 (IPv4-mapped addresses and several ranges let through).
 
 It is checked when the subscription is registered (a clear refusal on the form or in the API) and
 again at every delivery, after resolving the name afresh: the delivery then connects to an address
@@ -28,8 +31,58 @@ from django.utils.translation import gettext
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
-NAT64 = ipaddress.ip_network("64:ff9b::/96")  # the well-known prefix: the last 32 bits are IPv4
-NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
+
+def _networks(*ranges: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(r) for r in ranges)
+
+
+# IANA IPv4 Special-Purpose Address Registry, every entry (also those it marks globally reachable:
+# AS112, AMT and the 6to4 relays are no place for a webhook), and multicast and 240/4.
+REFUSED_V4 = _networks(
+    "0.0.0.0/8",  # "this network"
+    "10.0.0.0/8",  # private
+    "100.64.0.0/10",  # shared address space (carrier-grade NAT)
+    "127.0.0.0/8",  # loopback
+    "169.254.0.0/16",  # link-local (a cloud's metadata service)
+    "172.16.0.0/12",  # private
+    "192.0.0.0/24",  # IETF protocol assignments
+    "192.0.2.0/24",  # documentation (TEST-NET-1)
+    "192.31.196.0/24",  # AS112-v4
+    "192.52.193.0/24",  # AMT
+    "192.88.99.0/24",  # deprecated 6to4 relay anycast
+    "192.168.0.0/16",  # private
+    "192.175.48.0/24",  # direct delegation AS112 service
+    "198.18.0.0/15",  # benchmarking
+    "198.51.100.0/24",  # documentation (TEST-NET-2)
+    "203.0.113.0/24",  # documentation (TEST-NET-3)
+    "224.0.0.0/4",  # multicast
+    "240.0.0.0/4",  # reserved
+    "255.255.255.255/32",  # limited broadcast
+)
+
+# Outside this block no IPv6 address is global unicast (IANA IPv6 Address Space registry).
+GLOBAL_UNICAST_V6 = ipaddress.ip_network("2000::/3")
+# IPv6 addresses that stand for an IPv4 one: judged by the IPv4 address they carry.
+MAPPED = ipaddress.ip_network("::ffff:0:0/96")  # IPv4-mapped
+NAT64 = ipaddress.ip_network("64:ff9b::/96")  # the well-known NAT64 prefix: the last 32 bits
+SIXTOFOUR = ipaddress.ip_network("2002::/16")  # 6to4: bits 16-48
+# IANA IPv6 Special-Purpose Address Registry, every entry (and the deprecated ranges still routed
+# somewhere), refused whatever they carry.
+REFUSED_V6 = _networks(
+    "::/128",  # unspecified
+    "::1/128",  # loopback
+    "::/96",  # IPv4-compatible (deprecated)
+    "64:ff9b:1::/48",  # local-use NAT64: a network's own translator
+    "100::/64",  # discard-only
+    "2001::/23",  # IETF protocol assignments (Teredo 2001::/32, ORCHID, AMT, AS112 …)
+    "2001:db8::/32",  # documentation
+    "3fff::/20",  # documentation
+    "5f00::/16",  # segment routing (SRv6) SIDs
+    "fc00::/7",  # unique local
+    "fe80::/10",  # link-local
+    "fec0::/10",  # site-local (deprecated)
+    "ff00::/8",  # multicast
+)
 
 
 class Refused(ValueError):
@@ -51,36 +104,26 @@ def allow_private() -> bool:
     return bool(getattr(settings, "TSOXA_WEBHOOKS_ALLOW_PRIVATE", False))
 
 
-def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
-    """The IPv4 address an IPv6 one stands for, if it carries one."""
-    if ip.ipv4_mapped is not None:
-        return ip.ipv4_mapped
-    if ip.sixtofour is not None:
-        return ip.sixtofour
-    if ip.teredo is not None:
-        return ip.teredo[1]  # the client's address (the server's is public by construction)
-    if ip in NAT64 or ip in NAT64_LOCAL:
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 one stands for (IPv4-mapped, NAT64, 6to4), if it carries one."""
+    if ip in MAPPED or ip in NAT64:
         return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if ip in SIXTOFOUR:
+        return ipaddress.IPv4Address((int(ip) >> 80) & 0xFFFFFFFF)
     return None
 
 
 def address_refused(address: str | Address) -> bool:
-    """Is this address one a webhook may not be posted to (not a public unicast address)?"""
-    ip = ipaddress.ip_address(address.split("%", 1)[0] if isinstance(address, str) else address)
-    if isinstance(ip, ipaddress.IPv6Address):
-        inner = _embedded_ipv4(ip)
-        if inner is not None and address_refused(inner):
-            return True
-    return (
-        not ip.is_global
-        or ip.is_private
-        or ip.is_loopback
-        or ip.is_link_local
-        or ip.is_multicast
-        or ip.is_reserved
-        or ip.is_unspecified
-        or (isinstance(ip, ipaddress.IPv6Address) and ip.is_site_local)
-    )
+    """Is this address one a webhook may not be posted to (not a public unicast address)? Decided by
+    this module's tables alone, the same on every Python."""
+    if isinstance(address, str):
+        address = ipaddress.ip_address(address.split("%", 1)[0])  # fe80::1%eth0: the zone aside
+    if isinstance(address, ipaddress.IPv4Address):
+        return any(address in network for network in REFUSED_V4)
+    inner = embedded_ipv4(address)
+    if inner is not None:
+        return address_refused(inner)
+    return address not in GLOBAL_UNICAST_V6 or any(address in network for network in REFUSED_V6)
 
 
 def parse(url: str) -> tuple[str, str, int, str]:

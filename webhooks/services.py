@@ -29,7 +29,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from players.models import Club
 from tournaments import after_response
@@ -91,6 +91,34 @@ def events_clean(events: Any) -> list[str]:
     return [e for e in Event.values if e in events]
 
 
+def per_owner() -> int:
+    return max(1, int(settings.TSOXA_WEBHOOKS_PER_OWNER))
+
+
+def _room_for_one_more(*, tournament: Tournament | None, club: Club | None) -> None:
+    """Refused when the tournament (or the club) already has ``TSOXA_WEBHOOKS_PER_OWNER`` webhooks,
+    paused ones included. The owner's row is locked first: two registrations at once count in turn."""
+    cap = per_owner()
+    if tournament is not None:
+        Tournament.objects.select_for_update().only("pk").get(pk=tournament.pk)
+        if Subscription.objects.filter(tournament=tournament).count() >= cap:
+            message = ngettext(
+                "A tournament has %(count)s webhook at most: delete one before adding another.",
+                "A tournament has %(count)s webhooks at most: delete one before adding another.",
+                cap,
+            )
+            raise WebhookError(message % {"count": cap}, "tournament")
+    elif club is not None:
+        Club.objects.select_for_update().only("pk").get(pk=club.pk)
+        if Subscription.objects.filter(club=club).count() >= cap:
+            message = ngettext(
+                "A club has %(count)s webhook at most: delete one before adding another.",
+                "A club has %(count)s webhooks at most: delete one before adding another.",
+                cap,
+            )
+            raise WebhookError(message % {"count": cap}, "club")
+
+
 @transaction.atomic
 def subscription_create(
     *,
@@ -108,6 +136,7 @@ def subscription_create(
         raise WebhookError(gettext("Only the tournament's organizer registers its webhooks."), "tournament")
     if club is not None and not selectors.may_manage_club(user, club):
         raise WebhookError(gettext("Only the club's admins register its webhooks."), "club")
+    _room_for_one_more(tournament=tournament, club=club)
     subscription = Subscription.objects.create(
         url=url_clean(url),
         events=events_clean(events),

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from players.models import Club
@@ -126,6 +127,7 @@ def _edit(request: HttpRequest, subscription: Subscription) -> tuple[str | None,
     return gettext("Saved."), None
 
 
+@never_cache  # the page shows the secret
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def subscription_detail(request: HttpRequest, pk: int) -> HttpResponse:

@@ -233,3 +233,60 @@ def test_the_schema_types_every_webhook_answer(anon):
     assert {"round", "table", "entries", "match", "version", "finished_at", "links"} <= set(data)
     assert {"standings", "ranking"} <= set(components["WebhookPayloadLinks"]["required"])
     assert set(components["WebhookEventEnum"]["enum"]) == set(Event.values)
+
+
+def test_a_tournament_has_at_most_the_settings_number_of_webhooks(
+    api, organizer, public_tournament, private_tournament, settings
+):
+    settings.TSOXA_WEBHOOKS_PER_OWNER = 2
+    client = api("organizer")
+    first, second = (create(client, tournament=public_tournament.slug) for _ in range(2))
+    assert first.status_code == second.status_code == 201
+    client.patch(f"/api/v1/webhooks/{first.json()['id']}/", {"active": False}, format="json")
+    refused = create(client, tournament=public_tournament.slug)  # a paused one counts too
+    assert refused.status_code == 400
+    error = refused.json()["errors"][0]
+    assert error["attr"] == "tournament"
+    assert error["detail"] == "A tournament has 2 webhooks at most: delete one before adding another."
+    assert Subscription.objects.filter(tournament=public_tournament).count() == 2
+    assert create(client, tournament=private_tournament.slug).status_code == 201  # another one's own
+    assert client.delete(f"/api/v1/webhooks/{first.json()['id']}/").status_code == 204
+    assert create(client, tournament=public_tournament.slug).status_code == 201  # room again
+
+
+def test_a_club_has_at_most_the_settings_number_of_webhooks(organizer, settings):
+    settings.TSOXA_WEBHOOKS_PER_OWNER = 1
+    club = Club.objects.create(name="Kafeneio")
+    club.admins.add(organizer)
+    client = client_for(organizer)
+    assert create(client, club=club.slug).status_code == 201
+    refused = create(client, club=club.slug)
+    assert refused.status_code == 400
+    error = refused.json()["errors"][0]
+    assert error["attr"] == "club"
+    assert error["detail"] == "A club has 1 webhook at most: delete one before adding another."
+    assert Subscription.objects.filter(club=club).count() == 1
+
+
+def test_the_cap_is_twenty_by_default():
+    from config.settings import base
+
+    assert base.TSOXA_WEBHOOKS_PER_OWNER == 20
+
+
+def test_no_answer_holding_a_secret_is_kept_by_a_cache(api, public_tournament):
+    client = api("organizer")
+    created = create(client, tournament=public_tournament.slug)
+    pk = created.json()["id"]
+    answers = {
+        "create": created,
+        "rotate": client.post(f"/api/v1/webhooks/{pk}/secret/"),
+        "read": client.get(f"/api/v1/webhooks/{pk}/"),
+        "list": client.get("/api/v1/webhooks/"),
+        "change": client.patch(f"/api/v1/webhooks/{pk}/", {"active": False}, format="json"),
+    }
+    for name, response in answers.items():
+        assert response.status_code in (200, 201), name
+        assert "secret" in json.dumps(response.json()), name
+        assert "no-store" in response["Cache-Control"], name
+        assert "private" in response["Cache-Control"], name

@@ -15,6 +15,9 @@ from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
+# The standings' queue and the webhooks' (CELERY_TASK_ROUTES): in production two workers share them
+# out (docker-compose.yml); here one worker takes both.
+QUEUES = "celery,webhooks"
 
 
 def pytest_collection_modifyitems(config, items):
@@ -48,7 +51,18 @@ class Worker:
 
         self.log = open(ROOT / "celery-worker-test.log", "a")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"],
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=INFO",
+                "-Q",
+                QUEUES,
+            ],
             cwd=ROOT,
             env=self.env,
             stdout=self.log,
