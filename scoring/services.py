@@ -101,6 +101,30 @@ class IdempotencyConflict(engine.ScoringError):
     """A client key sent again with a different deal: nothing is stored."""
 
 
+def _after_the_end(match: Match) -> Any:
+    """The match's tournament table once that tournament is finished (the tournament says so:
+    ``Table.event_over``), else None. A match read by ``match_lock`` or ``_locked`` knows its table
+    without a query."""
+    try:
+        table = match.table
+    except ObjectDoesNotExist:
+        return None
+    return table if table is not None and getattr(table, "event_over", False) else None
+
+
+def _check_counted(match: Match) -> Any:
+    """Refuse any change, the organizer's too, to a match its tournament finished without (left out
+    by an early finish, or never begun: ``Table.left_out``); it counts for nobody. The match's table
+    once its tournament is finished (its results stay open to the organizer's corrections), else
+    None."""
+    table = _after_the_end(match)
+    if table is not None and getattr(table, "left_out", False):
+        raise engine.ScoringError(
+            "the tournament finished without this match: it counts for nobody and takes no more deals"
+        )
+    return table
+
+
 def _check_version(match: Match, expected_version: int | None) -> None:
     """Refuse a change asked for on an older sheet than the locked match's (None: no check)."""
     if expected_version is not None and expected_version != match.version:
@@ -123,11 +147,18 @@ def suffered(sheet: engine.Sheet) -> list[int]:
     return counts
 
 
-def _apply(match: Match, state: engine.MatchState, suffered_deals: list[int], user: Any) -> None:
+def _apply(
+    match: Match, state: engine.MatchState, suffered_deals: list[int], user: Any, *, ended: Any = None
+) -> None:
     """Store the engine's verdict on the match (its state after the last deal, and the deals each
-    team suffered), count the change, tell who listens."""
+    team suffered), count the change, tell who listens. ``ended``: the match's table, its tournament
+    finished; a correction there is the organizer's decision, confirmed at once (nobody is left to
+    confirm it), so that a result that counted still counts."""
     previous = MatchResult.of(match)
     _verdict(match, state, suffered_deals)
+    asked = ended is not None and getattr(ended, "confirmation_asked", False)
+    if asked and match.status == Match.Status.FINISHED:
+        match.confirmed_at, match.confirmed_by = timezone.now(), user
     match._history_user = user
     match.save()
     match_changed.send(sender=Match, match=match, previous=previous)
@@ -150,9 +181,9 @@ def _verdict(match: Match, state: engine.MatchState, suffered_deals: list[int]) 
     match.version += 1
 
 
-def _apply_sheet(match: Match, sheet: engine.Sheet, user: Any) -> None:
+def _apply_sheet(match: Match, sheet: engine.Sheet, user: Any, *, ended: Any = None) -> None:
     """``_apply`` after a replay of the whole match."""
-    _apply(match, sheet.state, suffered(sheet), user)
+    _apply(match, sheet.state, suffered(sheet), user, ended=ended)
 
 
 def _people(call, /, **kwargs):
@@ -312,6 +343,7 @@ def match_import(*, data: Mapping[str, Any], created_by: Any = None) -> Match:
 def match_confirm(*, match: Match, team: int, user: Any = None) -> Match:
     """A team agrees with the finished result (bridge clubs' confirmation); a later change undoes it."""
     match = _locked(match)
+    _check_counted(match)
     if match.status != Match.Status.FINISHED:
         raise engine.ScoringError("only a finished match can be confirmed")
     if team not in (0, 1):
@@ -333,6 +365,7 @@ def match_finish(*, match: Match, user: Any = None, expected_version: int | None
     ``ended_after`` records where it ended; the earlier options stay in the match's history."""
     match = _locked(match)
     _check_version(match, expected_version)
+    _check_counted(match)
     if match.status == Match.Status.FINISHED:
         raise engine.ScoringError("the match is already over")
     deals = [d.as_engine() for d in _active(match)]
@@ -401,6 +434,7 @@ def _deal_record(
             )
         earlier.created, earlier.row, earlier.number = False, None, None
         return earlier  # the same deal sent again: recorded once
+    _check_counted(match)  # a match its tournament finished without counts for nobody
     if expected_version is not None and expected_version != match.version:
         raise StaleSheet(
             "the sheet changed since this deal was entered (another tablet recorded or corrected a deal): "
@@ -462,6 +496,7 @@ def deal_correct(
     deal = match.deals.get(pk=deal.pk)
     if deal.deleted_at is not None:
         raise engine.ScoringError("this deal was deleted; it can no longer be corrected")
+    ended = _check_counted(match)
     active = _active(match)
     try:
         new = _engine_deal(data)
@@ -471,7 +506,7 @@ def deal_correct(
     deal.data = new.to_dict()
     deal._history_user = user
     deal.save()
-    _apply_sheet(match, sheet, user)
+    _apply_sheet(match, sheet, user, ended=ended)
     return deal
 
 
@@ -484,11 +519,12 @@ def deal_delete(*, deal: Deal, user: Any = None, expected_version: int | None = 
     deal = match.deals.get(pk=deal.pk)
     if deal.deleted_at is not None:
         return deal
+    ended = _check_counted(match)
     sheet = _replay(match, [d.as_engine() for d in _active(match) if d.pk != deal.pk])
     deal.deleted_at = timezone.now()
     deal._history_user = user
     deal.save()
-    _apply_sheet(match, sheet, user)
+    _apply_sheet(match, sheet, user, ended=ended)
     removals.removal_record(
         kind=removals.Kind.DEAL,
         object_id=deal.pk,

@@ -17,9 +17,9 @@ from django.utils.http import http_date
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
-from rest_framework import permissions, serializers, status, viewsets
+from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import MethodNotAllowed, PermissionDenied
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -312,7 +312,7 @@ class TableSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Table
-        fields = ["number", "bracket", "teams", "match"]
+        fields = ["number", "bracket", "teams", "match", "left_out"]
 
     @extend_schema_field(
         scoring_schema.pair(
@@ -457,6 +457,11 @@ class SwapSerializer(serializers.Serializer):
         "and 2 are partners against 1 and 3, a player sitting out is in seat 0",
     )
     second = serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=2, max_length=2)
+    force = serializers.BooleanField(
+        default=False,
+        help_text="Make the swap even though it makes a rematch or a second bye (refused otherwise, the "
+        "problems named); the audit keeps that it was forced",
+    )
 
 
 class TournamentFilter(UpdatedSinceFilter):
@@ -497,8 +502,17 @@ class OrganizerOrReadOnly(permissions.BasePermission):
 
 
 @extend_schema(tags=["tournaments"])
-class TournamentViewSet(viewsets.ModelViewSet):
-    """Tournaments, their rounds and pairings, standings with every tie-break value, and exports."""
+class TournamentViewSet(
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Tournaments, their rounds and pairings, standings with every tie-break value, and exports.
+
+    No ``destroy``: a tournament is not deleted through the API (its results are a record), so its
+    path answers DELETE with a 405 and does not list it in ``Allow``."""
 
     serializer_class = TournamentSerializer
     permission_classes = [OrganizerOrReadOnly]
@@ -506,11 +520,6 @@ class TournamentViewSet(viewsets.ModelViewSet):
     pagination_class = SyncPagination  # updated_since: pages continue after their last tournament
     lookup_field = "slug"
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-
-    @extend_schema(exclude=True)
-    def destroy(self, request, *args, **kwargs):
-        """A tournament is not deleted through the API (its results are a record)."""
-        raise MethodNotAllowed(request.method)
 
     def get_queryset(self):
         return selectors.tournament_list(user=self.request.user).select_related("organizer").order_by("-id")
@@ -719,6 +728,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @extend_schema(request=SwapSerializer, responses={200: RoundSerializer})
     @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/swap")
     def round_swap(self, request, slug=None, number=None):
+        """Swap two teams (players) of a drawn round. A swap that makes a rematch or a second bye is
+        refused (400, the problems named in ``detail``) unless ``force`` is true."""
         rnd = get_object_or_404(self._managed().rounds, number=number)
         data = SwapSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -727,6 +738,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
             first=tuple(data.validated_data["first"]),
             second=tuple(data.validated_data["second"]),
             user=request.user,
+            force=data.validated_data["force"],
         )
         return Response(RoundSerializer(rnd).data)
 

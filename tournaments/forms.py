@@ -239,6 +239,8 @@ SEAT_LETTERS = str.maketrans("ΑΒΓΔАБВГ", "ABCDABCD")
 class SwapForm(forms.Form):
     first = forms.CharField(help_text=_("table and side, e.g. 3A"), label=_("First"))
     second = forms.CharField(label=_("Second"))
+    force = forms.BooleanField(required=False, label=_("Swap anyway"))
+    refused = False  # the swap was refused for a rematch or a second bye: "Swap anyway" is offered
 
     def _spot(self, value: str) -> tuple[int, int]:
         """Table and side: 3A is table 3, side 0. An individual round also has seats C and D (2 and

@@ -281,6 +281,11 @@ class Table(models.Model):
     token = models.CharField(
         max_length=40, unique=True, default=new_token, help_text="The scorekeeper link's secret"
     )
+    left_out = models.BooleanField(
+        default=False,
+        help_text="The tournament finished without this table's match (left out by an early finish, never "
+        "begun): it counts for nobody and takes no deal, the organizer's neither",
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -308,6 +313,17 @@ class Table(models.Model):
             self.round.status == Round.Status.STARTED
             and self.round.tournament.status == Tournament.Status.RUNNING
         )
+
+    @property
+    def event_over(self) -> bool:
+        """Its tournament is finished: only the organizer corrects the table's result, unless its
+        match was ``left_out`` at the end (then nobody changes it)."""
+        return self.round.tournament.status == Tournament.Status.FINISHED
+
+    @property
+    def confirmation_asked(self) -> bool:
+        """Its tournament counts a finished match once the other team has confirmed it."""
+        return self.round.tournament.confirmation
 
 
 class StandingsSnapshot(models.Model):

@@ -169,6 +169,8 @@ def audit(*, tournament: Tournament, limit: int = 300) -> list[dict[str, Any]]:
             changes = [
                 f"{c.field}: {c.old} → {c.new}" for c in delta.changes if c.field not in AUDIT_FIELDS_SKIPPED
             ]
+        if record.history_change_reason:  # why, when the change says it (a swap made anyway)
+            changes.insert(0, record.history_change_reason)
         rows.append({
             "when": record.history_date,
             "who": record.history_user.get_username() if record.history_user else "—",

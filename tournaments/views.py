@@ -203,9 +203,16 @@ def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def manage_page(
-    request: HttpRequest, tournament: Tournament, *, form=None, embed_form: EmbedForm | None = None
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    form=None,
+    embed_form: EmbedForm | None = None,
+    swap_form: SwapForm | None = None,
 ) -> HttpResponse:
     """The organizer page, with its forms as sent (a refused one shows its errors: a 422)."""
+    if swap_form is None:
+        swap_form = SwapForm()
     if form is None:
         form = entry_form(tournament)()
     if embed_form is None:
@@ -219,7 +226,7 @@ def manage_page(
         "rounds": rounds,
         "current": current,
         "current_tables": selectors.round_tables(rnd=current) if current else [],
-        "swap_form": SwapForm(),
+        "swap_form": swap_form,
         "standings": selectors.standings_get(tournament=tournament),
         "unconfirmed": selectors.unconfirmed(tournament=tournament) if tournament.confirmation else [],
         "current_clock": clock.state(current) if current else None,
@@ -228,7 +235,7 @@ def manage_page(
         "embed_form": embed_form,
         "embed_snippets": embed.snippets(request, tournament),
     }
-    status = 422 if form.errors or embed_form.errors else 200
+    status = 422 if form.errors or embed_form.errors or swap_form.errors else 200
     return render(request, "tournaments/manage.html", context, status=status)
 
 
@@ -295,13 +302,18 @@ def round_swap(request: HttpRequest, tournament: Tournament, number: int) -> Htt
     if not form.is_valid():
         messages.error(request, gettext("Write two places as table and side, e.g. 3A and 5B."))
         return redirect("tournaments:manage", slug=tournament.slug)
-    first, second = form.cleaned_data["first"], form.cleaned_data["second"]
-    return _done(
-        request,
-        tournament,
-        lambda: services.round_swap(rnd=rnd, first=first, second=second, user=request.user),
-        gettext("Teams swapped."),
-    )
+    first, second, force = form.cleaned_data["first"], form.cleaned_data["second"], form.cleaned_data["force"]
+    try:
+        services.round_swap(rnd=rnd, first=first, second=second, user=request.user, force=force)
+    except services.SwapRefused as refused:  # the problems named, the places kept, and "Swap anyway"
+        form.add_error(None, str(refused))
+        form.refused = True
+        return manage_page(request, tournament, swap_form=form)
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, gettext("Teams swapped."))
+    return redirect("tournaments:manage", slug=tournament.slug)
 
 
 @organizer_only

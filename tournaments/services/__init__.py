@@ -33,7 +33,7 @@ from .queue import (
 )
 from .refresh import standings_refresh
 from .results import standings_compute
-from .rounds import playoffs_create, round_generate, round_start, round_swap
+from .rounds import SwapRefused, playoffs_create, round_generate, round_start, round_swap
 from .setup import SETTINGS, tournament_avoid, tournament_create, tournament_start, tournament_update
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "EMBED_SETTINGS",
     "SETTINGS",
     "STAGE_KINDS",
+    "SwapRefused",
     "TournamentError",
     "adjustment_delete",
     "embed_origins_parse",

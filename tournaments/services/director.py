@@ -104,6 +104,14 @@ def table_decide(
         raise TournamentError(gettext("A bye has no match to decide."))
     if rnd.status == Round.Status.DRAFT:
         raise TournamentError(gettext("Start the round first: a drawn round's tables are not played yet."))
+    decided = table.adjustments.filter(kind__in=(Adjustment.Kind.FORFEIT, Adjustment.Kind.AWARD)).exists()
+    if table.left_out and not decided:  # a decision taken before the end may still be corrected
+        raise TournamentError(
+            gettext(
+                "The tournament finished without this table's match: it counts for nobody, and a decision "
+                "after the end only corrects a result that counts."
+            )
+        )
     if rnd.kind == Round.Kind.KNOCKOUT and winner is None:
         raise TournamentError(gettext("A knockout match needs a winner."))
     if winner not in (0, 1, None) or (kind == Adjustment.Kind.FORFEIT and winner is None):

@@ -30,8 +30,11 @@ def tournament_finish(
 ) -> Tournament:
     """Finish a running tournament now. Each match still in play is either finished on its totals
     (``in_play="totals"``: the higher total wins, equal totals are a draw; a match with no deal
-    played stays out) or left out (``"left_out"``: it counts for nobody). Rounds drawn but not
-    started are removed; the standings and the final ranking are recomputed from what was played."""
+    played stays out) or left out (``"left_out"``: it counts for nobody). A finished match still
+    waiting for its confirmation is confirmed (the director's decision: nobody is left to confirm
+    it). Rounds drawn but not started are removed; the standings and the final ranking are
+    recomputed from what was played. Afterwards a match left out (or never begun) takes no deal,
+    the organizer's neither (``scoring.services``: ``Table.event_over``)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     reason = " ".join((reason or "").split())
     if not reason:
@@ -62,6 +65,26 @@ def tournament_finish(
                 match.confirmed_at, match.confirmed_by = now, user
                 match._history_user = user
                 match.save(update_fields=["confirmed_at", "confirmed_by", "updated_at"])
+    if tournament.confirmation:  # a result played to its end and waiting for its confirmation: it counts
+        waiting = Match.objects.filter(
+            table__round__tournament=tournament,
+            table__round__status=Round.Status.STARTED,
+            status=Match.Status.FINISHED,
+            confirmed_at__isnull=True,
+        )
+        for match in waiting:
+            match.confirmed_at, match.confirmed_by = now, user
+            match._history_user = user
+            match.save(update_fields=["confirmed_at", "confirmed_by", "updated_at"])
+    # What was not played to its end now counts for nobody, and takes no more deals (scoring asks
+    # ``Table.left_out``), the organizer's neither: finished is finished.
+    left_out = Table.objects.filter(round__tournament=tournament, round__status=Round.Status.STARTED).exclude(
+        match__isnull=True
+    )
+    for table in left_out.exclude(match__status=Match.Status.FINISHED):
+        table.left_out = True
+        table._history_user = user
+        table.save(update_fields=["left_out"])
     for rnd in tournament.rounds.filter(status=Round.Status.DRAFT):
         rnd._history_user = user
         rnd.delete()  # drawn, never played: its tables have no match

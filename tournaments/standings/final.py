@@ -10,9 +10,11 @@ equally far by the stage's standings (the seeding)::
     … then the teams that did not reach the knockout, in the stage's order
 
 A bye counts as a round won. A knockout stopped early (the tournament finished before its final)
-places the teams still in it together, above the ones they knocked out; a match without a
-winner leaves both teams where that round put them. Without a knockout the ranking is the stage's
-standings (after its play-offs), whose shared ranks it keeps.
+places the teams still in it (beaten by nobody) together, above every team knocked out, whatever
+round each of them reached: a team that won its match of the unfinished round shares the first
+place with the teams whose match was not played or not decided (a match without a winner leaves
+both teams in); the teams knocked out follow, by the round they lost in, as above. Without a
+knockout the ranking is the stage's standings (after its play-offs), whose shared ranks it keeps.
 
 Pure Python: the caller reads the tables (``KnockoutTable``) and the stage's order.
 """
@@ -89,8 +91,18 @@ def _place(
         name = "champion" if slots < 2 else round_name(slots)
         return name if bracket == MAIN else f"consolation_{name}"
 
-    def group(entry: int) -> tuple[int, int]:
-        return (-depth[entry], third.get(entry, 0) if bracket == MAIN else 0)
+    beaten = {
+        loser
+        for t in tables
+        if t.b is not None and t.winner is not None
+        for loser in (t.a, t.b)
+        if loser != t.winner
+    }
+
+    def group(entry: int) -> tuple[int, int, int]:
+        if entry not in beaten:  # still in: the champion, or, stopped early, every team not knocked out
+            return (0, 0, 0)
+        return (1, -depth[entry], third.get(entry, 0) if bracket == MAIN else 0)
 
     previous = None
     for entry in sorted(depth, key=lambda e: (group(e), stage_position.get(e, len(stage_position)), e)):
