@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
@@ -82,10 +83,11 @@ def _check_scale(scale: Any) -> list[int]:
 
 
 def _day(tournament: Tournament) -> date | None:
-    """The day that puts an event in a season's dates: its start, or else the day it finished."""
+    """The day that puts an event in a season's dates: its start, or else the day it finished, in
+    the site's time zone (an aware time's ``.date()`` would be UTC's day)."""
     if tournament.starts_on:
         return tournament.starts_on
-    return tournament.finished_at.date() if tournament.finished_at else None
+    return timezone.localdate(tournament.finished_at) if tournament.finished_at else None
 
 
 def _check(

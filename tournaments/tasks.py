@@ -20,7 +20,9 @@ def playoffs_create(tournament_id: int) -> list[int]:
 
 @shared_task(acks_late=True)
 def standings_catch_up() -> list[int]:
-    """Recompute every running tournament whose standings are older than its results."""
+    """Recompute every tournament whose standings are older than its results (``standings_stale``):
+    run every minute by Celery beat (CELERY_BEAT_SCHEDULE) and when a worker starts, so the
+    standings catch up after a broker outage by themselves. Safe to run twice or at once."""
     stale = services.standings_stale()
     for tournament_id in stale:
         services.standings_refresh(tournament_id=tournament_id)

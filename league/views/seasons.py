@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -36,7 +37,7 @@ EVENT_CHOICES = [
 
 class EventChoice(forms.ModelMultipleChoiceField):
     def label_from_instance(self, t: Tournament) -> str:
-        day = t.starts_on or (t.finished_at.date() if t.finished_at else None)
+        day = t.starts_on or (timezone.localdate(t.finished_at) if t.finished_at else None)
         return f"{t.name} · {day.isoformat()}" if day else t.name
 
 

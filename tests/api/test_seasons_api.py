@@ -17,8 +17,14 @@ from tests.problems import fields, problem
 
 pytestmark = pytest.mark.django_db
 
-TODAY = timezone.localdate()  # the day the test's tournaments finish, in the site's time zone
+NOW = timezone.now()  # the clock stands still here: a run across the site's midnight changes no day
+TODAY = timezone.localdate(NOW)  # the day the test's tournaments finish, in the site's time zone
 YEAR = {"starts_on": f"{TODAY.year}-01-01", "ends_on": f"{TODAY.year}-12-31"}
+
+
+@pytest.fixture(autouse=True)
+def _still_clock(monkeypatch):
+    monkeypatch.setattr(timezone, "now", lambda: NOW)
 
 
 @pytest.fixture

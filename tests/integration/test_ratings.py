@@ -344,6 +344,22 @@ def test_round_one_seeded_by_rating_puts_the_best_half_against_the_other(organiz
     ]
 
 
+@pytest.mark.parametrize("format", ["swiss", "concours"])
+def test_an_unrated_entry_seeds_as_a_new_players_zero_above_negative_ratings(organizer, format):
+    """A new player's rating is 0 (the help): an entry with no rated player sits where 0 does,
+    between the positive ratings and the negative ones, not after every rated entry."""
+    t = cup(organizer, teams=4, start=False, seed_by_rating=True, format=format)
+    entries = list(t.entries.order_by("pk"))
+    rate(entries[0], -2, -4)  # -3
+    rate(entries[1], 6, 2)  # 4
+    rate(entries[2], -4, None)  # an unrated partner counts 0: -2
+    # entries[3]: nobody rated, 0
+    t = services.tournament_start(tournament=t, user=organizer)
+    e = [entry.pk for entry in entries]
+    # Ranked e1 (4), e3 (0), e2 (-2), e0 (-3): folded, 1 v 3 and 2 v 4.
+    assert sorted(round_one(t, organizer)) == sorted([(e[1], e[2]), (e[3], e[0])])
+
+
 def test_without_seeding_by_rating_round_one_ignores_the_ratings(organizer):
     t = cup(organizer, teams=4, start=False)
     entries = list(t.entries.order_by("pk"))

@@ -10,10 +10,12 @@ import io
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
+from django.utils import timezone
 
 from league import seasons
 from league.models import Season
 from league.services import SeasonError, season_create, season_delete, season_update
+from league.views.seasons import EventChoice
 from players.models import Club, Player
 from scoring import services as scoring
 from tests.factories import WIN_0, WIN_1
@@ -99,6 +101,35 @@ def two_nights(admin, club, people):
     return first, second
 
 
+# Both sides of midnight in Athens (the site's TIME_ZONE), in winter (UTC+2) and in summer (UTC+3):
+# 23:30 there is still the UTC day; 00:30 there is already the next day, and UTC's is the day before.
+UTC = datetime.UTC
+LOCAL_MIDNIGHT = {
+    "winter-23:30": datetime.datetime(2026, 12, 31, 21, 30, tzinfo=UTC),
+    "winter-00:30": datetime.datetime(2026, 12, 31, 22, 30, tzinfo=UTC),
+    "summer-23:30": datetime.datetime(2026, 6, 30, 20, 30, tzinfo=UTC),
+    "summer-00:30": datetime.datetime(2026, 6, 30, 21, 30, tzinfo=UTC),
+}
+
+
+@pytest.fixture(params=list(LOCAL_MIDNIGHT), ids=list(LOCAL_MIDNIGHT))
+def local_midnight(request, monkeypatch):
+    """The clock stopped on one side of the site's midnight (what ``timezone.now()`` answers, the
+    ``auto_now`` dates too): a test that depends on the day passes at any hour."""
+    frozen = LOCAL_MIDNIGHT[request.param]
+    monkeypatch.setattr(timezone, "now", lambda: frozen)
+    return frozen
+
+
+def test_the_frozen_clock_straddles_the_local_midnight():
+    local = {name: timezone.localtime(at) for name, at in LOCAL_MIDNIGHT.items()}
+    assert {name: (at.hour, at.minute) for name, at in local.items()} == {
+        "winter-23:30": (23, 30), "winter-00:30": (0, 30), "summer-23:30": (23, 30), "summer-00:30": (0, 30)
+    }  # fmt: skip
+    assert local["winter-00:30"].date() == D(2027, 1, 1) != LOCAL_MIDNIGHT["winter-00:30"].date()
+    assert local["summer-00:30"].date() == D(2026, 7, 1) != LOCAL_MIDNIGHT["summer-00:30"].date()
+
+
 def club_season(admin, club, **settings):
     values = {"name": "Autumn", "starts_on": D(2025, 9, 1), "ends_on": D(2025, 12, 31), "scale": SCALE}
     return season_create(user=admin, club=club, **{**values, **settings})
@@ -172,12 +203,20 @@ def test_unfinished_out_of_dates_other_clubs_and_private_events_are_left_out(adm
     assert [t.name for t in seasons.season_events(private)] == ["Night 1", "Behind closed doors", "Night 2"]
 
 
-def test_an_event_without_a_start_day_counts_on_the_day_it_finished(admin, club, people):
+def test_an_event_without_a_start_day_counts_on_the_day_it_finished(admin, club, people, local_midnight):
+    """The site's day (Europe/Athens), not UTC's: an aware time's ``.date()`` would be UTC's."""
     p = people
     t = night(admin, "Undated", [("X", (p["Ana"], p["Fay"])), ("Y", (p["Bob"], p["Eli"]))], club=club)
-    day = t.finished_at.date()
+    assert t.finished_at == local_midnight
+    day = timezone.localdate(t.finished_at)
     inside = club_season(admin, club, starts_on=day, ends_on=day)
     assert [e.name for e in seasons.season_events(inside)] == ["Undated"]
+    chosen = season_create(
+        user=admin, name="Chosen", starts_on=day, ends_on=day, tournaments=[t], scale=SCALE
+    )  # a chosen event is checked against the dates on the same day
+    assert [e.name for e in seasons.season_events(chosen)] == ["Undated"]
+    choice = EventChoice(queryset=Tournament.objects.all())
+    assert choice.label_from_instance(t) == f"Undated · {day.isoformat()}"  # as the season's form offers it
     Tournament.objects.filter(pk=t.pk).update(finished_at=t.finished_at + datetime.timedelta(days=2))
     assert [e.name for e in seasons.season_events(inside)] == []
 
@@ -490,12 +529,14 @@ def test_the_edit_page_is_404_to_who_does_not_run_a_public_season(client, admin,
     assert Season.objects.filter(pk=season.pk).exists()
 
 
-def test_the_club_page_shows_the_table_of_the_season_under_way(client, admin, club, two_nights):
+def test_the_club_page_shows_the_table_of_the_season_under_way(
+    client, admin, club, two_nights, local_midnight
+):
     old = club_season(admin, club, name="Autumn")
     assert seasons.season_table(old).rows  # the newest season when none is under way today
     html = client.get(reverse("league:club", args=[club.slug])).content.decode()
     assert 'data-testid="season-table"' in html and "Autumn" in html
-    today = datetime.date.today()
+    today = timezone.localdate()  # the site's day, not the machine's nor UTC's
     season_create(
         user=admin,
         club=club,

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime
 
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Max, OuterRef, Q, Subquery
+from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from scoring.models import Match
 from scoring.signals import MatchResult
 
 from .. import after_response
-from ..models import Tournament
+from ..models import Adjustment, Tournament
 from .common import logger
 
 
@@ -44,8 +48,9 @@ def standings_request(tournament_id: int) -> None:
     runs eagerly, in this process) it waits until the response of the request
     that asked has been sent (``after_response``). Neither a cache nor a broker
     that is down stops a deal from being recorded: the failure is logged, and
-    the standings catch up when a worker starts (``standings_catch_up``) or with
-    the next result.
+    the standings catch up with the next result, when a worker starts, and every
+    minute through Celery beat (``standings_catch_up``); the next round can be
+    drawn meanwhile (``round_generate`` counts what is missing first).
     """
     transaction.on_commit(lambda: _queue_standings(tournament_id))
 
@@ -71,7 +76,8 @@ def _send_standings(tournament_id: int) -> None:
 
     try:
         standings_recompute.apply_async((tournament_id,), countdown=1)
-    except Exception:  # the broker is down: the deal is saved; a later deal or a worker start catches up
+    except Exception:  # the broker is down (kombu's OperationalError): the deal is saved; the catch-up
+        # (beat, a worker start, a later deal) recomputes the standings
         logger.warning("standings: could not queue tournament %s", tournament_id, exc_info=True)
         try:
             cache.delete(_queue_key(tournament_id))
@@ -87,26 +93,56 @@ def standings_started(tournament_id: int) -> None:
         logger.warning("standings: cache unavailable", exc_info=True)
 
 
-def standings_stale() -> list[int]:
-    """Running tournaments whose standings are older than one of their matches."""
-    from django.db.models import Max, OuterRef, Subquery
+# A finished tournament's result corrected while the broker was down is caught up within this time.
+CATCH_UP_FINISHED = datetime.timedelta(days=7)
 
-    latest = (
+
+def standings_stale(*, tournament_id: int | None = None) -> list[int]:
+    """Tournaments whose stored standings are older than their last result: a match changed (a deal,
+    a correction, a confirmation) or a director's decision taken after the snapshot was computed,
+    or no snapshot at all. Every running tournament is looked at, and a finished one whose match
+    changed in the last ``CATCH_UP_FINISHED``; ``tournament_id``: that one only. One query."""
+    last_match = (
         Match.objects.filter(table__round__tournament=OuterRef("pk"))
+        .order_by()
         .values("table__round__tournament")
         .annotate(last=Max("updated_at"))
         .values("last")
     )
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
-    running = running.annotate(last_change=Subquery(latest))  # the dates only, not the stored rows
-    return [
-        pk
-        for pk, last_change, computed_at in running.values_list("pk", "last_change", "standings__computed_at")
-        if last_change is not None and (computed_at is None or computed_at < last_change)
-    ]
+    last_decision = (
+        Adjustment.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(last=Max("created_at"))
+        .values("last")
+    )
+    corrected = Match.objects.filter(
+        updated_at__gte=timezone.now() - CATCH_UP_FINISHED,
+        table__round__tournament__status=Tournament.Status.FINISHED,
+    ).values("table__round__tournament")
+    candidates = Tournament.objects.filter(Q(status=Tournament.Status.RUNNING) | Q(pk__in=corrected))
+    if tournament_id is not None:
+        candidates = candidates.filter(pk=tournament_id)
+    candidates = candidates.annotate(  # the dates only, not the stored rows
+        last_match=Subquery(last_match), last_decision=Subquery(last_decision)
+    ).order_by("pk")
+    stale = []
+    for pk, *changes, computed_at in candidates.values_list(
+        "pk", "last_match", "last_decision", "standings__computed_at"
+    ):
+        last = max((c for c in changes if c is not None), default=None)
+        if last is not None and (computed_at is None or computed_at < last):
+            stale.append(pk)
+    return stale
 
 
 def queue_playoffs(tournament_id: int) -> None:
     from ..tasks import playoffs_create
 
-    playoffs_create.delay(tournament_id)
+    try:
+        playoffs_create.delay(tournament_id)
+    except (OperationalError, OSError):  # the broker is down: made here and now, as with no broker
+        logger.warning("standings: could not queue the play-offs of %s", tournament_id, exc_info=True)
+        from .rounds import playoffs_create as create
+
+        create(tournament_id=tournament_id)

@@ -81,9 +81,10 @@ def _snapshot_rows(
     ]
 
 
-def _close_finished_rounds(tournament: Tournament) -> None:
+def rounds_close_finished(tournament: Tournament) -> None:
     """A started round whose every match is finished (and confirmed, if asked) is finished: one
-    query finds them, whatever the number of rounds; each one closed is saved with its history."""
+    query finds them, whatever the number of rounds; each one closed is saved with its history.
+    Read from the matches, never from the standings: the recomputation and the draw both call it."""
     open_match = Q(match__isnull=True) | ~Q(match__status=Match.Status.FINISHED)
     if tournament.confirmation:
         open_match |= Q(match__confirmed_at__isnull=True)
@@ -119,7 +120,7 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None or tournament.status == Tournament.Status.REGISTRATION:
         return None
-    _close_finished_rounds(tournament)
+    rounds_close_finished(tournament)
     tournament._adjustment_rows = adjustments(tournament)  # read once for this recomputation
     rows = standings_compute(tournament)
     complete, playoffs_pending = _round_states(tournament)
@@ -156,6 +157,14 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
     sync.tournament_touch(tournament)  # its standings, rounds closed, maybe its status: for the mirrors
     live.publish(tournament.pk, "standings")  # after the cache is set: screens read it at once
     return snapshot
+
+
+def standings_catch_up(*, tournament_id: int) -> StandingsSnapshot | None:
+    """The standings recomputed now if they are older than the tournament's last result (the worker
+    behind, the broker down: ``queue.standings_stale``); None if they were current. Idempotent."""
+    if not queue.standings_stale(tournament_id=tournament_id):
+        return None
+    return standings_refresh(tournament_id=tournament_id)
 
 
 def _publish(snapshot: StandingsSnapshot) -> None:

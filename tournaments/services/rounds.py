@@ -16,7 +16,7 @@ from scoring import services as scoring_services
 
 from .. import live, pairing, signals
 from ..models import Entry, Round, Table, Tournament
-from . import individual, queue, sync
+from . import individual, queue, refresh, sync
 from .common import STAGE_KINDS, TournamentError
 from .results import across_pools, knockout_tables, standings_compute
 from .stage import pending_playoffs, pools, stage_complete, stage_rounds, ties_at_cuts
@@ -152,14 +152,33 @@ def _still_playing(scheduled: list[pairing.Pair], playing: list[int]) -> list[pa
     return pairs
 
 
-@transaction.atomic
 def round_generate(*, tournament: Tournament, user: Any = None) -> Round:
-    """Draw the next round's pairings and number the tables (a draft until it starts)."""
+    """Draw the next round's pairings and number the tables (a draft until it starts).
+
+    A round is finished when its matches are, however old the standings: results the worker has not
+    counted yet (it is behind, or the broker was down) are counted first, in a transaction of their
+    own, so the draw reads fresh standings and what the recomputation decides (rounds closed, the
+    play-offs at the cuts, the finish) is kept even when the draw is refused."""
+    refresh.standings_catch_up(tournament_id=tournament.pk)
+    return _round_draw(tournament=tournament, user=user)
+
+
+@transaction.atomic
+def _round_draw(*, tournament: Tournament, user: Any = None) -> Round:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _check_running(tournament, gettext("Rounds are drawn while the tournament is running."))
     sync.tournament_touch(tournament)  # a round drawn (nothing is kept if the draw is refused)
+    refresh.rounds_close_finished(tournament)  # from the matches, not from the standings' last run
     if tournament.rounds.exclude(status=Round.Status.FINISHED).exclude(kind=Round.Kind.PLAYOFF).exists():
         raise TournamentError(gettext("The current round is not finished yet."))
+    if (
+        tournament.cuts
+        and tournament.knockout_size
+        and not pending_playoffs(tournament)
+        and stage_complete(tournament)
+        and ties_at_cuts(tournament, standings_compute(tournament))
+    ):  # the recomputation has queued their play-off; the worker has not made it yet
+        raise TournamentError(gettext("Teams are level at a cut: their play-off is being set up. Try again."))
     if individual.is_individual(tournament):  # players alone: the movement seats them, four a table
         return individual.round_draw(tournament=tournament, playing=_playing(tournament), user=user)
     try:
@@ -205,6 +224,9 @@ def _concours_pairs(tournament: Tournament, playing: list[int], done: int) -> li
     return sorted(pairs, key=lambda p: (p.b is None, min(place[e] for e in p.entries)))
 
 
+NEW_PLAYER_RATING = 0.0  # mu − 3σ of OpenSkill's start, 25 − 3 × 25/3: what an unrated player counts as
+
+
 def _rating(player: str) -> Coalesce:
     """A player's rating, a merged record's being its root's (the record it counts as)."""
     return Coalesce(f"{player}__merged_into__rating", f"{player}__rating")
@@ -215,21 +237,21 @@ def _seeded_by_rating(playing: list[int]) -> dict[int, int]:
     pairing, which seats neighbours together (1 v 2, 3 v 4 …).
 
     The entries are ranked by the mean rating of their players (``Player.rating``, written by the
-    league's rating run), best first: a player not rated yet counts as a newcomer's rating, 0,
-    beside a rated partner; an entry none of whose players is rated comes after every rated one;
-    ties keep the order of ``playing`` (the seeds). Then folded, so that the best half meets the
-    other half in order: 1 v n/2 + 1, 2 v n/2 + 2 … (the strongest do not meet in round 1), and with
-    an odd number the lowest-ranked entry is placed last, for the bye."""
+    league's rating run; an individual event's entry, its player's), best first. A player not rated
+    yet counts as what a new player's rating is, 0 (the help says so), whether beside a rated
+    partner or not: an entry of newcomers sits where 0 does, above every negative rating. Ties keep
+    the order of ``playing`` (the seeds). Then folded, so that the best half meets the other half in
+    order: 1 v n/2 + 1, 2 v n/2 + 2 … (the strongest do not meet in round 1), and with an odd
+    number the lowest-ranked entry is placed last, for the bye."""
     rating: dict[int, float] = {}
     rows = Entry.objects.filter(pk__in=playing).values_list(
         "pk", "team_id", _rating("team__player_a"), _rating("team__player_b"), _rating("player")
     )
     for pk, team, a, b, alone in rows:
         players = (a, b) if team is not None else (alone,)
-        if any(r is not None for r in players):
-            rating[pk] = sum(r or 0.0 for r in players) / len(players)
-    # Rated entries first, best first; then the unrated. Sorting is stable: ties keep the seeds' order.
-    ranked = sorted(playing, key=lambda e: (0, -rating[e]) if e in rating else (1, 0.0))
+        rating[pk] = sum(r or NEW_PLAYER_RATING for r in players) / len(players)
+    # Best first. Sorting is stable: ties keep the seeds' order.
+    ranked = sorted(playing, key=lambda e: -rating.get(e, NEW_PLAYER_RATING))
     half = len(ranked) // 2
     order = [e for pair in zip(ranked[:half], ranked[half : 2 * half], strict=True) for e in pair]
     order += ranked[2 * half :]
@@ -267,9 +289,59 @@ def _save_tables(
     bulk_create_with_history(tables, Table, default_user=user)
 
 
+SWAP_CHECKED = (Round.Kind.SWISS, Round.Kind.CONCOURS, Round.Kind.ROUND_ROBIN, Round.Kind.POOL)
+
+
+def _swap_problems(rnd: Round, touched: Sequence[Table]) -> list[str]:
+    """What a swap makes at the tables it changed that the draw avoids: two teams that met in an
+    earlier round, a team given a second bye (the stage's rounds; a knockout's bracket has neither
+    rule). Each problem names the teams, for the organizer."""
+    if rnd.kind not in SWAP_CHECKED:
+        return []
+    earlier = Table.objects.filter(round__tournament_id=rnd.tournament_id, round__number__lt=rnd.number)
+    met: dict[frozenset[int], int] = {}
+    byes: set[int] = set()
+    rows = earlier.order_by("round__number").values_list("round__number", "entry0_id", "entry1_id")
+    for number, a, b in rows:
+        if b is None:
+            byes.add(a)
+        else:
+            met.setdefault(frozenset((a, b)), number)
+    seated = [e for t in touched for e in (t.entry0_id, t.entry1_id) if e is not None]
+    names = {e.pk: e.name for e in Entry.objects.filter(pk__in=seated).select_related("team", "player")}
+    problems = []
+    for table in touched:
+        if table.entry1_id is None:
+            if table.entry0_id in byes:
+                problems.append(
+                    gettext("%(team)s would have a second bye") % {"team": names[table.entry0_id]}
+                )
+        elif (number := met.get(frozenset((table.entry0_id, table.entry1_id)))) is not None:
+            problems.append(
+                gettext("%(a)s and %(b)s already met in round %(round)s")
+                % {"a": names[table.entry0_id], "b": names[table.entry1_id], "round": number}
+            )
+    return problems
+
+
+class SwapRefused(TournamentError):
+    """A swap that makes a rematch or a second bye: made only if the organizer confirms it (``force``)."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__(
+            gettext("That swap makes what the draw avoids: %(problems)s. Swap anyway only if it must be so.")
+            % {"problems": "; ".join(self.problems)}
+        )
+
+
 @transaction.atomic
-def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], user: Any = None) -> Round:
-    """Swap two teams of a drawn round: (table number, side 0 or 1) each."""
+def round_swap(
+    *, rnd: Round, first: tuple[int, int], second: tuple[int, int], user: Any = None, force: bool = False
+) -> Round:
+    """Swap two teams of a drawn round: (table number, side 0 or 1) each. A swap that makes a rematch
+    or gives a team a second bye is refused, the problems named (``SwapRefused``), unless the organizer
+    confirms it (``force``): then it is made, the problems kept in the tables' history (the audit)."""
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
     _check_running(rnd.tournament, gettext("Rounds are changed while the tournament is running."))
     sync.tournament_touch(rnd.tournament)  # a pairing swapped (nothing is kept if the swap is refused)
@@ -297,8 +369,15 @@ def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], u
         raise TournamentError(
             gettext("That swap makes no valid pairing: %(error)s") % {"error": error}
         ) from None
-    for table in (a, b) if a.pk != b.pk else (a,):
+    touched = (a, b) if a.pk != b.pk else (a,)
+    problems = _swap_problems(rnd, touched)
+    if problems and not force:
+        raise SwapRefused(problems)
+    for table in touched:
         table._history_user = user
+        if problems:  # the audit says the organizer confirmed it, and what it made
+            reason = gettext("Swapped anyway: %(problems)s") % {"problems": "; ".join(problems)}
+            table._change_reason = reason if len(reason) <= 100 else f"{reason[:99]}…"  # the history's column
         table.save()
     live.publish(rnd.tournament_id, "round")
     return rnd

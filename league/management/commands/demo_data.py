@@ -1,11 +1,16 @@
 """``manage.py demo_data``: players, teams, a match in progress and a finished match, a club with its
-members, a finished and a running tournament of the club, its season and the players' ratings."""
+members, a finished and a running tournament of the club, its season and the players' ratings.
+
+All or nothing (one transaction, its tasks queued once it commits); refused under the production
+settings."""
 
 import datetime
 import random
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 from django.utils import timezone
 
 from league import ratings
@@ -53,10 +58,29 @@ def demo_deal(rng: random.Random, number: int) -> dict:
     return {"maker": maker, "card_points": cards, "last_trick": rng.randrange(2), "melds": melds}
 
 
+# Never here: the demo's made-up people and its demo / demo staff login are not for a real site.
+PRODUCTION_SETTINGS = ("config.settings.prod",)
+
+
 class Command(BaseCommand):
-    help = "Load demo data (idempotent): a demo login, four teams, a match in progress and a finished match."
+    help = (
+        "Load demo data (idempotent): a demo login, four teams, a match in progress and a finished match. "
+        "All or nothing, in one transaction; refused under the production settings."
+    )
 
     def handle(self, *args, **options):
+        if settings.SETTINGS_MODULE in PRODUCTION_SETTINGS:
+            raise CommandError(
+                f"demo_data refuses to run under the production settings ({settings.SETTINGS_MODULE}): it "
+                "would add made-up players, matches and a staff login demo / demo to a real site. Run it "
+                "with DJANGO_SETTINGS_MODULE=config.settings.dev on a development database."
+            )
+        # One transaction: a failure half-way leaves nothing, and the tasks the load asks for (the
+        # standings, the ratings, webhooks) are queued on commit only, to a real broker too.
+        with transaction.atomic():
+            self.load()
+
+    def load(self) -> None:
         User = get_user_model()
         user, created = User.objects.get_or_create(
             username="demo", defaults={"is_staff": True, "is_superuser": True}
