@@ -44,6 +44,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from config.throttles import refused_credentials_counted
 from league.services import SeasonError
 from players.errors import PlayerError
 from scoring.engine import ScoringError
@@ -318,6 +319,12 @@ class ProblemHandler(ExceptionHandler):
     """drf-standardized-errors' handler, knowing our refusals, answering ``application/problem+json``."""
 
     def convert_known_exceptions(self, exc: Exception) -> Exception:
+        if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
+            # Refused before the throttle was asked: counted at the address's anonymous rate all the
+            # same (config/throttles.py), a 429 past it, so that guessing tokens is limited.
+            request, view = self.context.get("request"), self.context.get("view")
+            if request is not None:
+                exc = refused_credentials_counted(request, view) or exc
         return as_problem(exc)
 
     def get_response(self, exc: exceptions.APIException, data: dict) -> Response:

@@ -45,6 +45,11 @@ class TokenView(ObtainAuthToken):
 
     parser_classes = (FormParser, MultiPartParser, SafeJSONParser)
 
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        response["Cache-Control"] = "no-store"  # it holds the account's key: kept by no cache
+        return response
+
 
 # The documentation pages run the Swagger UI and ReDoc bundles (served from our static files):
 # the Swagger UI as the "split" view, whose start-up script is a file of its own rather than

@@ -13,6 +13,11 @@ The rates are ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (``TSOXA_API_RATE_*``
 A bucket counts in fixed windows of the rate's period (a minute for ``…/min``) with one atomic
 ``incr`` of the cache (Redis in production), so that every process sees one count and no request
 rewrites a list of times. Past the rate: 429 with ``Retry-After``, the seconds until the window ends.
+
+A request refused for its credentials (a wrong or revoked token, a bad ``Authorization`` header,
+none where one is needed: 401) is refused before DRF asks the throttle; it counts all the same, in
+its address's ``anon`` bucket (``refused_credentials_counted``, called by the API's exception
+handler), so that guessing tokens is held to the anonymous rate. Past it, the answer is the 429.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import time
 from typing import Any
 
 from django.core.cache import cache
+from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
@@ -64,6 +70,7 @@ class ApiRateThrottle(BaseThrottle):
         now = self.timer()
         window = math.floor(now / period)
         key = f"tsoxa.api.rate.{who}.{window}"
+        request.tsoxa_rate_counted = True
         cache.add(key, 0, timeout=period + 1)
         try:
             count = cache.incr(key)
@@ -77,3 +84,14 @@ class ApiRateThrottle(BaseThrottle):
 
     def wait(self) -> float | None:
         return self.retry_after
+
+
+def refused_credentials_counted(request: Any, view: Any) -> Throttled | None:
+    """Count a request whose credentials were refused (401) at its address's ``anon`` rate, unless
+    the throttle already counted it; the 429 to answer instead when that rate is used up."""
+    if getattr(request, "tsoxa_rate_counted", False):
+        return None
+    throttle = ApiRateThrottle()
+    if throttle.allow_request(request, view):
+        return None
+    return Throttled(wait=throttle.wait())

@@ -3,16 +3,17 @@ answers (config/urls.py: handler404, handler500)."""
 
 import re
 
-from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views import defaults
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from config.api_errors import NOT_FOUND, PROBLEM_TYPES, SERVER_ERROR, THROTTLED, problem_response
+from config.health import report
 
 
 @require_safe
@@ -33,12 +34,14 @@ def problems(request: HttpRequest) -> HttpResponse:
     return render(request, "api_problems.html", {"problems": kinds})
 
 
+@never_cache
 @require_safe
 def health(request: HttpRequest) -> JsonResponse:
-    """200 when the app answers and its database does (docker compose's health check)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return JsonResponse({"status": "ok"})
+    """The database, the cache and the broker, each checked (config/health.py): 200 while the site
+    serves (``"ok"``, or ``"degraded"`` without its cache or broker), 503 without its database
+    (docker compose's health check, a monitor)."""
+    body, status = report()
+    return JsonResponse(body, status=status)
 
 
 def ratelimited(request: HttpRequest, exception: Exception) -> HttpResponse:

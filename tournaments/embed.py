@@ -13,7 +13,8 @@ Who sees them: whoever sees the tournament's pages (a private tournament's embed
 others). Who may frame them: the site itself and the origins the organizer lists
 (``services.embed``): their Content-Security-Policy is the site's with that ``frame-ancestors``,
 and they send no X-Frame-Options; every other page keeps ``frame-ancestors 'none'``. The language
-is the visitor's (Accept-Language), or the one the snippet asks for with ``?lang=el``.
+is the visitor's (Accept-Language), or the one the snippet asks for with ``?lang=el``; any other
+query parameter is ignored, by the ETag and the cache too.
 
 While the tournament runs, an embed asks for its content again every ``POLL_SECONDS`` (htmx; no
 inline script) and stops once the tournament is finished. Many visitors of a club's page ask at
@@ -91,10 +92,15 @@ def colours(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _language(request: HttpRequest) -> str:
-    """``?lang=`` if it names one of the site's languages, else the visitor's (LocaleMiddleware)."""
+def _asked_language(request: HttpRequest) -> str:
+    """``?lang=`` if it names one of the site's languages, else "": the only query the embeds read."""
     asked = request.GET.get("lang", "")
-    return asked if asked in dict(settings.LANGUAGES) else translation.get_language()
+    return asked if asked in dict(settings.LANGUAGES) else ""
+
+
+def _language(request: HttpRequest) -> str:
+    """The language asked for (``?lang=``), else the visitor's (LocaleMiddleware)."""
+    return _asked_language(request) or translation.get_language()
 
 
 # The answer ----------------------------------------------------------------------------------
@@ -125,9 +131,11 @@ def _answer(
     the version asked for; ``version`` is everything besides the tournament's row that the page shows,
     ``context`` is only called to render."""
     lang = _language(request)
+    # Nothing else of the query string counts: ``?x=1``, ``?x=2`` … is one answer, one cache entry.
+    asked = _asked_language(request)
     t = tournament
     etag = _etag((
-        REVISION, template, bool(request.htmx), lang, request.GET.get("lang", ""), t.pk, t.name,
+        REVISION, template, bool(request.htmx), lang, asked, t.pk, t.name,
         t.status, t.public, t.embed_origins, t.colour, t.background, t.tiebreaks, t.updated_at, version,
     ))  # fmt: skip
     response = get_conditional_response(request, etag=etag)
@@ -140,7 +148,7 @@ def _answer(
                     "tournament": tournament,
                     "live": live,
                     "poll_seconds": POLL_SECONDS,
-                    "poll_url": request.get_full_path(),
+                    "poll_url": request.path + (f"?lang={asked}" if asked else ""),
                     **colours(tournament),
                     **context(),
                 }

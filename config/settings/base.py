@@ -81,13 +81,16 @@ TEMPLATES = [
     },
 ]
 
-# SQLite (no DATABASE_URL) takes its write lock when a transaction begins (IMMEDIATE), so that two
-# changes at once wait their turn (up to 20 s) instead of one failing with "database is locked".
-DATABASES = {
-    "default": env.db(
-        "DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}?timeout=20&transaction_mode=IMMEDIATE"
-    )
-}
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# SQLite (the default, or a sqlite:/// DATABASE_URL): a transaction takes the write lock when it
+# begins (IMMEDIATE), a change waits its turn up to 20 s instead of failing with "database is
+# locked", and the journal is WAL (readers never wait for the writer), each commit on disk before
+# the tablet is told it is kept (synchronous=FULL). Options in the URL win.
+if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
+    _SQLITE = DATABASES["default"].setdefault("OPTIONS", {})
+    _SQLITE.setdefault("timeout", 20)
+    _SQLITE.setdefault("transaction_mode", "IMMEDIATE")
+    _SQLITE.setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Keep connections between requests (a new PostgreSQL connection costs more than a deal's queries).
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
@@ -97,15 +100,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The standings pages are served from here, and a burst of deals queues one recomputation
 # through a flag here: web and worker must share it (CACHE_URL=redis://127.0.0.1:6379/1).
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# A Redis cache fails open (config/cache.py): unreachable, it is a miss and a warning in the log,
+# after 0.25 s at most, never an error page.
+_REDIS_CACHE = CACHES["default"]["BACKEND"].endswith("RedisCache")
+if _REDIS_CACHE:
+    CACHES["default"]["BACKEND"] = "config.cache.FailOpenRedisCache"
 
 # The big screen's push (tournaments/live.py): Redis pub/sub, on the cache's Redis unless set.
 # Empty (a laptop): each open screen's stream checks the database every 2 s instead.
-_REDIS_CACHE = CACHES["default"]["BACKEND"].endswith("RedisCache")
 LIVE_REDIS_URL = env("LIVE_REDIS_URL", default=CACHES["default"]["LOCATION"] if _REDIS_CACHE else "")
+# The most streams one client address may hold open at once (a 429 past it), counted in that Redis.
+TSOXA_STREAMS_PER_ADDRESS = env.int("TSOXA_STREAMS_PER_ADDRESS", default=20)
 
 # Login, API tokens and scorekeeper links are rate-limited (django-ratelimit) through that cache.
 RATELIMIT_VIEW = "config.views.ratelimited"
 RATELIMIT_ENABLE = env.bool("RATELIMIT_ENABLE", default=True)
+# A count the cache cannot give (its Redis down) lets the request through rather than refuse it.
+RATELIMIT_FAIL_OPEN = True
 # The limits count per client address: REMOTE_ADDR, or behind N trusted proxies (the TLS proxy of
 # the README: 1) the address the outermost one saw, from X-Forwarded-For. Leave it at 0 unless
 # every request goes through those proxies: otherwise a client could name its own address.
@@ -133,6 +144,9 @@ LANGUAGES = [
     ("bg", "Български"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language cookie (the switcher's): no script reads it, and no other site's form sends it.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = env("TZ_NAME", default="Europe/Athens")
 USE_I18N = True
 USE_TZ = True
@@ -151,6 +165,25 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"
+# Webhooks' deliveries wait on other people's servers: their own queue, for a worker of their own
+# (docker-compose.yml), so that a slow receiver never holds up the standings (queue "celery").
+CELERY_TASK_ROUTES = {"webhooks.tasks.*": {"queue": "webhooks"}}
+# `celery beat` (the beat service of docker-compose.yml): every minute, the standings a broker
+# outage or a worker behind left older than their results are recomputed (tournaments.tasks).
+CELERY_BEAT_SCHEDULE = {
+    "standings-catch-up": {
+        "task": "tournaments.tasks.standings_catch_up",
+        "schedule": 60.0,
+        "options": {"expires": 55},  # queued during an outage: one run, not a pile of them
+    },
+    # Webhook deliveries whose attempt is overdue (queued while the broker was down, or a retry
+    # lost): queued again; each attempt is still made once (webhooks.services.delivery_attempt).
+    "webhooks-catch-up": {
+        "task": "webhooks.tasks.deliveries_catch_up",
+        "schedule": 300.0,
+        "options": {"expires": 290},
+    },
+}
 
 # The most deals one import of a match file may bring (POST /api/v1/matches/import/): a longer
 # file is refused before it is replayed. The body itself is capped by DATA_UPLOAD_MAX_MEMORY_SIZE.
@@ -163,6 +196,8 @@ TSOXA_SITE_URL = env("TSOXA_SITE_URL", default="http://127.0.0.1:8000")
 TSOXA_WEBHOOKS_ALLOW_PRIVATE = env.bool("TSOXA_WEBHOOKS_ALLOW_PRIVATE", default=False)
 # A subscription is paused after this many deliveries in a row failed (each after all its attempts).
 TSOXA_WEBHOOKS_PAUSE_AFTER = env.int("TSOXA_WEBHOOKS_PAUSE_AFTER", default=10)
+# The most webhooks one tournament, or one club, may have (paused ones count).
+TSOXA_WEBHOOKS_PER_OWNER = env.int("TSOXA_WEBHOOKS_PER_OWNER", default=20)
 
 # The API's request rates (config/throttles.py), per scoped token at its scope's rate, per account
 # (its DRF token or session) and per client address without credentials; counted in the cache.
@@ -237,6 +272,7 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "WebhookEventEnum": "webhooks.models.Event",
         "DeliveryStatusEnum": "webhooks.models.Delivery.Status",
+        "MatchAnswerEnum": "league.models.MatchConfirmation.Answer",
     },
 }
 

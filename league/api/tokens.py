@@ -74,7 +74,12 @@ class TokenViewSet(mixins.ListModelMixin, mixins.DestroyModelMixin, viewsets.Gen
         data.is_valid(raise_exception=True)
         token, key = tokens.token_create(user=request.user, **data.validated_data)
         # The key is no attribute of the token (it is not stored): it joins the answer here, once.
-        return Response({**TokenSerializer(token).data, "key": key}, status=status.HTTP_201_CREATED)
+        # Kept by no cache, like the page's (/account/tokens/): the key is shown this once.
+        return Response(
+            {**TokenSerializer(token).data, "key": key},
+            status=status.HTTP_201_CREATED,
+            headers={"Cache-Control": "no-store"},
+        )
 
     def perform_destroy(self, instance: ApiToken) -> None:
         tokens.token_revoke(token=instance)

@@ -179,7 +179,9 @@ def test_guessing_table_links_is_limited(client):
 
 @pytest.mark.django_db
 def test_health(client):
-    assert client.get("/health/").json() == {"status": "ok"}
+    """Each dependency apart: tests/integration/test_outages.py."""
+    body = client.get("/health/").json()
+    assert body["status"] == "ok" and set(body["checks"]) == {"database", "cache", "broker"}
 
 
 def test_the_image_holds_every_app_and_the_catalogues():

@@ -1,0 +1,47 @@
+"""Deploy checks (``manage.py check --deploy``) on settings that must not reach production.
+
+- ``tsoxa.W002``: ``TSOXA_WEBHOOKS_ALLOW_PRIVATE`` is on, so webhooks may be sent to the server's
+  own network (loopback, private and link-local addresses) and over plain http.
+- ``tsoxa.W003``: a rate limit is off: ``RATELIMIT_ENABLE`` false (logins, tokens, table links
+  unlimited), or the API's throttle is gone or one of its rates is empty.
+
+``tsoxa.W001`` (the site's public address) is the webhooks' own, in ``webhooks/checks.py``.
+Registered on import, by ``config/__init__.py``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.checks import Tags, Warning, register
+
+THROTTLE = "config.throttles.ApiRateThrottle"
+RATES = ("anon", "user", "read", "score")
+
+
+@register(Tags.security, deploy=True)
+def webhooks_stay_public(app_configs=None, **kwargs) -> list[Warning]:
+    if not getattr(settings, "TSOXA_WEBHOOKS_ALLOW_PRIVATE", False):
+        return []
+    return [
+        Warning(
+            "TSOXA_WEBHOOKS_ALLOW_PRIVATE is on: webhooks may be posted to loopback, private and link-local "
+            "addresses, and over plain http. Only for a laptop or the tests: turn it off in production.",
+            id="tsoxa.W002",
+        )
+    ]
+
+
+@register(Tags.security, deploy=True)
+def rate_limits_on(app_configs=None, **kwargs) -> list[Warning]:
+    off = []
+    if not getattr(settings, "RATELIMIT_ENABLE", True):
+        off.append("RATELIMIT_ENABLE is false (logins, API tokens and table links are not limited)")
+    api = getattr(settings, "REST_FRAMEWORK", {})
+    if THROTTLE not in api.get("DEFAULT_THROTTLE_CLASSES", ()):
+        off.append(f"REST_FRAMEWORK's DEFAULT_THROTTLE_CLASSES lacks {THROTTLE} (the API is not limited)")
+    rates = api.get("DEFAULT_THROTTLE_RATES", {})
+    empty = [name for name in RATES if not rates.get(name)]
+    if empty:
+        off.append(f"the API's rates {', '.join(empty)} are empty (those requests are not limited)")
+    hint = "Leave the rate limits on in production."
+    return [Warning(f"A rate limit is off: {reason}.", hint=hint, id="tsoxa.W003") for reason in off]

@@ -1,0 +1,89 @@
+"""What `check --deploy` warns of besides Django's own (config/checks.py): webhooks allowed into the
+private network (tsoxa.W002), a rate limit off (tsoxa.W003); the production defaults of the Celery
+entry point and of the language cookie."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.integration.test_deploy import ROOT, check_deploy, run_python
+
+REDIS_CACHE = "redis://127.0.0.1:6379/1"
+
+
+def test_webhooks_into_the_private_network_are_warned():
+    done = check_deploy(CACHE_URL=REDIS_CACHE, TSOXA_WEBHOOKS_ALLOW_PRIVATE="true")
+    assert done.returncode != 0
+    assert "tsoxa.W002" in done.stdout + done.stderr
+    assert "tsoxa.W003" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"RATELIMIT_ENABLE": "false"}, "RATELIMIT_ENABLE is false"),
+        ({"TSOXA_API_RATE_ANON": ""}, "the API's rates anon are empty"),
+    ],
+    ids=["login limits off", "an API rate empty"],
+)
+def test_a_rate_limit_turned_off_is_warned(env, said):
+    done = check_deploy(CACHE_URL=REDIS_CACHE, **env)
+    said_all = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "tsoxa.W003" in said_all and said in said_all
+    assert "tsoxa.W002" not in said_all
+
+
+def test_the_api_throttle_removed_is_warned():
+    done = run_python(
+        "from django.conf import settings\n"
+        "from django.test import override_settings\n"
+        "from config.checks import rate_limits_on\n"
+        "rest = {**settings.REST_FRAMEWORK, 'DEFAULT_THROTTLE_CLASSES': []}\n"
+        "with override_settings(REST_FRAMEWORK=rest):\n"
+        "    print([w.id for w in rate_limits_on()])\n"
+        "print([w.id for w in rate_limits_on()])\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["['tsoxa.W003']", "[]"]
+
+
+@pytest.mark.parametrize("module", ["config.celery", "config.wsgi", "config.asgi"])
+def test_every_entry_point_defaults_to_the_production_settings(module):
+    """A worker started without DJANGO_SETTINGS_MODULE runs what web and live run: production."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE_URL"))}
+    # Stop before the application is built (it needs the production secrets): just the default.
+    code = (
+        "import os, django\n"
+        "django.setup = lambda *a, **k: None\n"
+        "import django.core.wsgi, django.core.asgi\n"
+        "django.core.wsgi.get_wsgi_application = django.core.asgi.get_asgi_application = lambda: None\n"
+        f"import {module}\n"
+        "print(os.environ['DJANGO_SETTINGS_MODULE'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "config.settings.prod"
+
+
+def test_the_language_cookie_is_secure_in_production():
+    done = run_python(
+        "from django.test import Client\n"
+        "response = Client().post('/i18n/setlang/', {'language': 'el', 'next': '/'}, secure=True, "
+        "HTTP_HOST='tsoxa.example.org')\n"
+        "cookie = response.cookies['django_language']\n"
+        "print(response.status_code, cookie['secure'], cookie['httponly'], cookie['samesite'])\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["302", "True", "True", "Lax"]
+
+
+def test_the_language_cookie_is_not_secure_on_a_laptop(client):
+    """On http://127.0.0.1 (the development and test settings) a Secure cookie would be dropped."""
+    response = client.post("/i18n/setlang/", {"language": "el", "next": "/"})
+    cookie = response.cookies["django_language"]
+    assert not cookie["secure"] and cookie["httponly"] and cookie["samesite"] == "Lax"
