@@ -12,7 +12,7 @@ def main(argv: list[str]) -> None:
     from django.db import connection
     from django.test.utils import setup_test_environment
 
-    from benchmarks import exports, import_file, load, ratings, standings, swiss
+    from benchmarks import exports, import_file, load, ratings, screens, standings, swiss
 
     known = {
         "swiss": swiss.run,
@@ -21,6 +21,7 @@ def main(argv: list[str]) -> None:
         "load": load.run,
         "import": import_file.run,
         "ratings": ratings.run,
+        "screens": screens.run,
     }
     names = argv or list(known)
     unknown = [n for n in names if n not in known]

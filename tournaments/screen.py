@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import importlib.util
 import math
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
+from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -23,6 +26,7 @@ from django.utils.translation import gettext, pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from config.ratelimits import client_ip
 from scoring import messages as catalogue
 
 from . import live, selectors
@@ -236,18 +240,67 @@ def screen_data(request: HttpRequest, slug: str) -> JsonResponse:
     return JsonResponse(screen_state(_visible(request, slug)))
 
 
-@require_safe
-async def screen_events(request: HttpRequest, slug: str) -> StreamingHttpResponse:
-    """The screen's event stream. Under ASGI (the ``live`` service) it waits without a thread;
-    under WSGI (``runserver``, the tests' live server) it holds one while the screen is open."""
-    tournament = await Tournament.objects.select_related("organizer").filter(slug=slug).afirst()
-    if tournament is None or not selectors.tournament_visible(tournament, await request.auser()):
-        raise Http404("No such tournament.")
-    since = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
-    stream = live.events(tournament.pk, since_version=since[:100])
-    if not isinstance(request, ASGIRequest):
-        stream = live.served_synchronously(stream)
-    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+def _opened(request: HttpRequest, slug: str, *, let_go: bool) -> tuple[int, str | None]:
+    """Who may open the stream, and where the tournament stands: the tournament's id and stamp
+    (Http404 for a tournament this visitor may not see). Run in a worker thread; under ASGI its
+    database connection is closed before the stream starts waiting."""
+    try:
+        tournament = _visible(request, slug)
+        return tournament.pk, live.stamp(tournament.pk)
+    finally:
+        if let_go:
+            live.let_go()
+
+
+def _too_many(limit: int) -> HttpResponse:
+    body = gettext(
+        "Too many open screens from this address (at most %(limit)s). Close one and try again later."
+    ) % {"limit": limit}
+    response = HttpResponse(body + "\n", status=429, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(live.RETRY_AFTER_SECONDS)
+    return response
+
+
+def _event_stream(content: Any) -> HttpResponse:
+    kind = StreamingHttpResponse if not isinstance(content, str) else HttpResponse
+    response = kind(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
+
+
+@require_safe
+async def screen_events(request: HttpRequest, slug: str) -> HttpResponse:
+    """The screen's event stream, served by the ASGI ``live`` service: it waits without a thread
+    and without a database connection, at most ``TSOXA_STREAMS_PER_ADDRESS`` at once per client
+    address. A WSGI server (``runserver``, or gunicorn by mistake) answers at once instead, with
+    what changed and the hint to ask again (``live.at_once``): no thread is held."""
+    since = (request.headers.get("Last-Event-ID") or request.GET.get("v", ""))[:100]
+    if not isinstance(request, ASGIRequest):
+        tournament_id, current = await sync_to_async(_opened)(request, slug, let_go=False)
+        return _event_stream(live.at_once(current or "", since))
+    slot = await live.slot_take(client_ip(request))
+    if slot is None:
+        return _too_many(settings.TSOXA_STREAMS_PER_ADDRESS)
+    try:
+        shared = live.hub()
+        await shared.ready()  # subscribed (a moment at most) before the database is read
+        mark = shared.mark()
+        async with shared.reading:  # one read (one connection) per stream opening, two at once
+            tournament_id, current = await sync_to_async(_opened, thread_sensitive=False)(
+                request, slug, let_go=True
+            )
+        stream = live.events(tournament_id, since_version=since, slot=slot, opened=(current, mark))
+        first = await anext(stream, None)  # listening: the slot is now the stream's
+    except BaseException:
+        await slot.release()
+        raise
+    if first is None:
+        raise Http404("No such tournament.")
+    return _event_stream(_from(first, stream))
+
+
+async def _from(first: str, stream: AsyncIterator[str]) -> AsyncIterator[str]:
+    yield first
+    async for chunk in stream:
+        yield chunk

@@ -298,13 +298,20 @@
     const live = document.querySelector(".screen-live");
     if (!window.EventSource) return;
     const source = new EventSource(`${root.dataset.eventsUrl}?v=${encodeURIComponent(data.version)}`);
+    // A server without streams (runserver) answers at once and says so: the browser asks again
+    // after the retry it gave, and the screen is not offline meanwhile.
+    let askAgain = false;
+    source.addEventListener("reconnect", function () { askAgain = true; });
     source.addEventListener("open", function () {
       live.className = "screen-live is-live";
       live.title = "";
     });
     source.addEventListener("error", function () {
+      if (askAgain && source.readyState === EventSource.CONNECTING) { askAgain = false; return; }
       live.className = "screen-live is-offline";
       live.title = labels.offline;
+      // Refused (too many screens from this address: a 429): the browser gives up; try in a minute.
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 60000);
     });
     source.addEventListener("changed", function (event) {
       let version = "";

@@ -7,8 +7,9 @@
 - Pushed, not polled: a result recorded after the page has loaded appears without a reload, after
   one fetch of the data; while nothing changes the page asks the server for nothing.
 
-The tests' live server is a WSGI server and there is no Redis here: the stream checks the
-database every 2 s, as on a laptop (tests/integration/test_screen.py tests the Redis path).
+The tests' live server is a WSGI server, as ``./run serve`` is: the stream answers at once with
+what changed and the browser asks again 3 s later, the screen still shown as live
+(tests/integration/test_screen.py and test_streams.py test the ASGI streams, with and without Redis).
 """
 
 from __future__ import annotations
@@ -136,8 +137,10 @@ def test_a_result_recorded_after_the_page_loaded_is_pushed_to_the_screen(
     open_screen(page, live_server.url, night, TV)
     page.evaluate("window.__same_page = true")
 
-    page.wait_for_timeout(3000)
+    page.wait_for_timeout(3500)
     assert fetched == []  # nothing changed: the page asks for nothing
+    # The stream was answered and asked again meanwhile: the screen did not show itself offline.
+    expect(page.locator(".screen-live")).to_have_class("screen-live is-live")
 
     rnd = night.rounds.get(number=1)
     table = rnd.tables.select_related("entry0__team").get(number=5)

@@ -570,13 +570,14 @@ def test_the_events_view_under_asgi_streams_and_stops_when_the_client_goes_away(
 
 
 @override_settings(LIVE_REDIS_URL="")
-def test_the_events_view_under_wsgi_streams_from_a_thread_of_its_own(client, night):
+def test_the_events_view_under_wsgi_answers_at_once_with_a_retry_hint(client, night):
+    """A WSGI server (runserver, gunicorn by mistake) holds no thread: what changed, then the end."""
     response = client.get(urls(night)["screen_events"], HTTP_LAST_EVENT_ID="running.0.0.0")
-    assert response.streaming and response["Content-Type"] == "text/event-stream"
-    chunks = iter(response.streaming_content)
-    assert next(chunks) == b"retry: 3000\n\n"
-    assert parse(next(chunks).decode())["id"] == live.stamp(night.pk)  # the browser missed a change
-    response.close()
+    assert not response.streaming and response["Content-Type"] == "text/event-stream"
+    retry, change, hint = response.text.split("\n\n")[:3]
+    assert retry == "retry: 3000"
+    assert parse(change)["id"] == live.stamp(night.pk)  # the browser missed a change
+    assert parse(hint)["event"] == "reconnect" and json.loads(parse(hint)["data"]) == {"retry": 3000}
 
 
 def test_a_snapshot_version_makes_the_stamp(night):
