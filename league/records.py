@@ -163,6 +163,11 @@ class PlayerRecord:
         return any(m.unconfirmed for m in self.recent)
 
     @property
+    def awaiting(self) -> int:
+        """How many listed matches wait on this (claimed) player's answer: "this was me" or not."""
+        return sum(1 for m in self.recent if m.awaiting)
+
+    @property
     def last_charted(self) -> PlayerMatch | None:
         """The newest match with two deals or more: the one drawn on the page."""
         return next((m for m in self.matches if len(m.sheet.rows) >= 2), None)

@@ -180,11 +180,14 @@ def test_the_page_shows_the_match_unconfirmed_and_only_her_account_answers(
     assert client.post(url, {"answer": "me"}).status_code == 403
     assert 'data-testid="answer"' not in client.get(reverse("players:detail", args=[maria.pk])).text
     client.force_login(accounts["maria"])
-    assert 'data-testid="answer"' in client.get(reverse("players:detail", args=[maria.pk])).text
+    page = client.get(reverse("players:detail", args=[maria.pk])).text
+    assert 'data-testid="answer"' in page
+    assert 'data-testid="awaiting-notice"' in page and "One match below waits for your answer" in page
     response = client.post(url, {"answer": "me"})
     assert response.status_code == 302 and response.url == reverse("players:detail", args=[maria.pk])
     page = client.get(reverse("players:detail", args=[maria.pk])).text
     assert 'data-testid="unconfirmed"' not in page and 'data-testid="answer"' not in page
+    assert 'data-testid="awaiting-notice"' not in page
     assert played(maria) == 1
 
 
