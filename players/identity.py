@@ -123,7 +123,8 @@ def _decide(claim: PlayerClaim, status: str, by: Any) -> PlayerClaim:
 @transaction.atomic
 def claim_approve(*, claim: PlayerClaim, by: Any) -> PlayerClaim:
     """The claimant's account becomes the player (``Player.user``): from now on that record counts
-    only the matches an account stands behind (``scoring.selectors.counted_for``). The other claims
+    only the matches the person stood behind (``league.counting``: their account started, kept or
+    confirmed it, organized its event, said "this was me", or it finished before now). The other claims
     waiting on the record are refused with it. Refused if the record was merged meanwhile (the
     claimant asks again for its root) or either side was taken meanwhile."""
     claim = _pending(claim)
