@@ -74,14 +74,23 @@ def _send(tournament_id: int, what: str) -> None:
     message = json.dumps({"tournament": tournament_id, "what": what})
     try:
         _client(url).publish(channel(tournament_id), message)
-    except Exception:
-        logger.warning("live: could not publish %s of tournament %s", what, tournament_id, exc_info=True)
+    except Exception as error:
+        global _warned_at
+        now = time.monotonic()
+        if _warned_at is None or now - _warned_at >= PUBLISH_WARN_EVERY:
+            _warned_at = now  # an outage is one line a minute in the log, not one per change
+            logger.warning("live: could not publish %s of tournament %s (%r)", what, tournament_id, error)
+
+
+PUBLISH_WARN_EVERY = 60.0
+_warned_at: float | None = None
 
 
 @functools.cache
 def _client(url: str) -> redis.Redis:
-    """One connection pool per process and URL; a Redis that is down costs a second at most."""
-    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+    """One connection pool per process and URL; a Redis that is down or hangs costs the organizer's
+    request a quarter of a second at most (the screens catch up from the database)."""
+    return redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.25)
 
 
 # The stamp -----------------------------------------------------------------------------------

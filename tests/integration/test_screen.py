@@ -363,10 +363,20 @@ def test_publish_knows_what_may_change():
 
 
 @override_settings(LIVE_REDIS_URL="redis://127.0.0.1:1/0")  # nothing listens there
-def test_a_failure_to_publish_is_logged_never_raised(night, caplog):
+def test_a_failure_to_publish_is_logged_never_raised(night, caplog, monkeypatch):
+    monkeypatch.setattr(live, "_warned_at", None)
     with caplog.at_level(logging.WARNING, logger="tournaments.live"):
         live.publish(night.pk, "clock")
     assert "could not publish clock" in caplog.text
+
+
+@override_settings(LIVE_REDIS_URL="redis://127.0.0.1:1/0")
+def test_an_outage_is_one_warning_a_minute_not_one_per_change(night, caplog, monkeypatch):
+    monkeypatch.setattr(live, "_warned_at", None)
+    with caplog.at_level(logging.WARNING, logger="tournaments.live"):
+        for what in ("clock", "standings", "round"):
+            live.publish(night.pk, what)
+    assert caplog.text.count("could not publish") == 1
 
 
 @override_settings(LIVE_REDIS_URL="")
