@@ -91,6 +91,9 @@ if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
     _SQLITE.setdefault("timeout", 20)
     _SQLITE.setdefault("transaction_mode", "IMMEDIATE")
     _SQLITE.setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
+# PostgreSQL that does not answer: a request (and /health/) waits 5 s for it, not the system's minutes.
+if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Keep connections between requests (a new PostgreSQL connection costs more than a deal's queries).
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))

@@ -86,6 +86,12 @@ def test_options_given_in_a_sqlite_url_win_and_postgresql_gets_none_of_them():
     assert not {"transaction_mode", "init_command", "timeout"} & set(postgres.get("OPTIONS", {}))
 
 
+def test_a_postgresql_that_does_not_answer_is_waited_for_five_seconds_unless_the_url_says():
+    assert settings_with("postgres://postgres@127.0.0.1:5432/tsoxa")["OPTIONS"] == {"connect_timeout": 5}
+    given = settings_with("postgres://postgres@127.0.0.1:5432/tsoxa?connect_timeout=2")["OPTIONS"]
+    assert int(given["connect_timeout"]) == 2
+
+
 class Tablet:
     """One table's tablet: its own match, and its own way in (the pad's form, or the API's token)."""
 
