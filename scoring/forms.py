@@ -76,7 +76,7 @@ class Pad:
     contest: str | None = None  # "melds" (option), "declarations", "sequences" or "announcements"
     solo_capot: bool = False
     # Coinche: the bids are taps up to the match's highest bid, capot and générale (with the seat of the
-    # taker who took every trick alone), none typed; sans-atout and tout-atout only with its option sa_ta;
+    # player who took every trick alone), none typed; sans-atout and tout-atout only with its option sa_ta;
     # the announcements follow its options (none in contrée, the fours by rank with sans-atout).
     bid_words: bool = False
     option_suits: tuple[str, ...] = ()
@@ -713,7 +713,9 @@ class DealForm(forms.Form):
 
     @staticmethod
     def generale_seats() -> list[tuple[int, int]]:
-        """(seat, team) of the seats, for Coinche's générale: the taker who took every trick alone."""
+        """(seat, team) of the seats, for Coinche's générale: the player who took every trick alone, of
+        either team (FORMAT.md; only a générale bid by the takers scores it). tablet.js offers the takers'
+        two on a générale bid; the form takes any seat of the capot team."""
         return [(seat, engine.team_of(seat)) for seat in range(4)]
 
     def belote_fields(self) -> list[Any]:
@@ -740,7 +742,7 @@ class DealForm(forms.Form):
         missing = self.missing
         generale = data.get("generale")
         if generale is not None and not data.get("last_trick"):
-            data["last_trick"] = f"capo{engine.team_of(generale)}"  # a générale is the takers' capot
+            data["last_trick"] = f"capo{engine.team_of(generale)}"  # a générale is its player's team's capot
         for name in ("maker", "suit", "last_trick"):
             if name in missing and data.get(name) in (None, "") and name not in self.errors:
                 self.add_error(name, missing[name])

@@ -142,7 +142,7 @@ class Deal:
     melds: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     belote: tuple[int, int] = (0, 0)
     declarations_winner: int | str | None = None
-    generale: int | None = None  # Coinche: the seat of the taker who took every trick alone
+    generale: int | None = None  # Coinche: the seat of the player (either team's) who took every trick alone
 
     FIELDS = (
         "thrown_in", "maker", "contract", "card_points", "last_trick", "capot",

@@ -80,14 +80,14 @@ def test_a_coinche_match_takes_a_capot_bid_and_a_generale_bid(api, coinche):
     [
         ({"contract": {"suit": "hearts", "bid": 85}}, "contract.bid", "bids go in tens from 80 to 160"),
         ({"contract": {"suit": "hearts", "bid": "belote"}}, "contract.bid", 'also "capot" or "generale"'),
-        ({"generale": 1}, "generale", "a takers' seat"),
-        ({"generale": 0}, "capot", "a générale is a capot"),
+        ({"generale": 1, "capot": 0, "card_points": [152, 0]}, "generale", "the capot team (team 0)"),
+        ({"generale": 0}, "capot", "a générale is a capot: team 0"),
         ({"contract": {"suit": "notrump", "bid": 80}, "melds": [["four"], []]}, "melds[0][0]", "by rank"),
         ({"declarations_winner": "equal"}, "declarations_winner", "or null"),
         ({"solo_capot": True, "capot": 0, "card_points": [152, 0]}, "solo_capot", "générale instead"),
     ],
-    ids=["bid-not-in-tens", "bid-word", "generale-of-the-defence", "generale-without-capot", "unnamed-four",
-         "equal-is-null", "solo-capot"],
+    ids=["bid-not-in-tens", "bid-word", "generale-outside-the-capot-team", "generale-without-capot",
+         "unnamed-four", "equal-is-null", "solo-capot"],
 )  # fmt: skip
 def test_a_bad_coinche_deal_is_400_naming_its_field_and_saves_nothing(api, coinche, deal, field, words):
     base = {"maker": 0, "contract": {"suit": "hearts", "bid": 100}, "card_points": [92, 60], "last_trick": 0}
@@ -101,6 +101,21 @@ def test_a_bad_coinche_deal_is_400_naming_its_field_and_saves_nothing(api, coinc
     assert words in body["detail"]
     assert not Deal.objects.filter(match_id=coinche["id"]).exists()
     assert Match.objects.get(pk=coinche["id"]).version == 0
+
+
+def test_a_generale_of_the_defence_is_recorded_and_scored_as_its_capot(api, coinche):
+    """FORMAT.md: ``generale`` may be either team's player. Les Carreaux bid 100 ♥ and Julien (seat 3)
+    takes every trick alone: recorded as it was, scored as the defence's capot (only a générale bid by
+    the takers scores a générale): failed, Les Piques 160 + 100 = 260."""
+    client = api("club_writer")
+    deal = {"maker": 0, "contract": {"suit": "hearts", "bid": 100, "multiplier": 1},
+            "card_points": [0, 152], "capot": 1, "generale": 3, "melds": [[], []]}  # fmt: skip
+    response = client.post(deals_url(coinche["id"]), deal, format="json")
+    assert response.status_code == 201, response.content[:500]
+    body = response.json()
+    assert body["row"]["result"] == "failed" and body["row"]["scores"] == [0, 260]
+    assert (body["deal"]["generale"], body["deal"]["capot"]) == (3, 1)
+    assert Deal.objects.get(match_id=coinche["id"]).data["generale"] == 3
 
 
 def test_the_sample_match_file_imports_and_comes_back_the_same(api, users):

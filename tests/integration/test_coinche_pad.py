@@ -194,12 +194,38 @@ def test_equal_announcements_count_for_the_team_named_or_for_nobody(client):
     assert sheet(match).rows[-1].scores == (190, 70)
 
 
+def test_a_generale_of_either_team_is_recorded_as_that_teams_capot(client):
+    """FORMAT.md: the générale is the seat of whichever player took every trick alone; only a générale
+    bid by the takers scores it. The pad's seat alone says the capot (the seat's team)."""
+    match = services.match_create(teams=TEAMS, ruleset="coinche")
+    # Alpha bid 100 ♥ and Dora (seat 3, Beta) takes every trick alone: Beta's capot, the bid failed,
+    # Beta 160 + 100 = 260 (the générale is recorded, not scored).
+    record(client, match, maker=0, bid=100, suit="hearts", generale=3)
+    first = Deal.objects.get(match=match, position=1)
+    assert first.data == {
+        "maker": 0, "contract": {"suit": "hearts", "bid": 100, "multiplier": 1},
+        "card_points": [0, 152], "capot": 1, "generale": 3, "melds": [[], []],
+    }  # fmt: skip
+    # Alpha bid a générale in spades and Babis (seat 1, Beta) takes every trick alone: failed,
+    # Beta 160 + 500 = 660.
+    record(client, match, maker=0, bid="generale", suit="spades", generale=1)
+    played = sheet(match)
+    assert [(row.result, row.scores) for row in played.rows] == [("failed", (0, 260)), ("failed", (0, 660))]
+    assert played.totals == (0, 920)
+    # The correction page shows the defender's seat and Beta's capot as tapped.
+    page = client.get(reverse("scoring:deal_edit", args=[match.pk, first.pk])).text
+    for name, value in (("generale", "3"), ("last_trick", "capo1"), ("bid", "100")):
+        assert re.search(rf'name="{name}" value="{value}"[^>]*checked', page), name
+
+
 def test_a_refused_coinche_deal_says_why_at_its_field(client):
     match = services.match_create(teams=TEAMS, ruleset="coinche")
-    # A générale is one of the takers' seats: Beta's seat is refused, nothing is saved.
-    response = post(client, match, maker=0, bid="generale", suit="hearts", generale=1)
+    # A générale is a seat of the capot team: Beta's seat with Alpha's capot is refused, nothing saved.
+    response = post(client, match, maker=0, bid="generale", suit="hearts", generale=1, last_trick="capo0")
     assert response.status_code == 422
-    assert "A générale is every trick taken by one of the takers" in response.text
+    assert (
+        "A générale is every trick taken by one player: a seat of the capot team (team 0)." in response.text
+    )
     assert re.search(r'generale-row needed has-error"', response.text)
     # No bid tapped: the pad asks for one, in Coinche's words.
     response = post(client, match, maker=0, suit="hearts", card_points=90, last_trick=0)

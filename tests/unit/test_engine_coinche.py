@@ -295,8 +295,10 @@ OPTIONS = [
                  Result.MADE, (1000, 0), id="generale-card-500"),  # 500+500
     pytest.param(deal(0, "hearts", "generale", (152, 0), capot=0, generale=2), {"generale_card_value": 300},
                  Result.MADE, (800, 0), id="generale-card-300"),  # 300+500
+    # A générale taken on another bid is a capot (FORMAT.md: only a générale bid scores it; before
+    # issue 25 it had its générale card value here, 500+80).
     pytest.param(deal(0, "hearts", 80, (152, 0), capot=0, generale=2), {"generale_card_value": 500},
-                 Result.MADE, (580, 0), id="generale-not-bid-has-its-card-value"),  # 500+80
+                 Result.MADE, (330, 0), id="generale-not-bid-is-a-capot"),  # 252+80 = 332 → 330
     # --- special_made flat, flat_both.
     pytest.param(EXAMPLE_5, {"special_made": "flat"}, Result.MADE, (250, 0), id="flat-capot-250-alone"),
     pytest.param(deal(0, "hearts", "capot", (152, 0), capot=0, belote=(1, 0)), {"special_made": "flat"},
@@ -334,6 +336,103 @@ OPTIONS = [
 
 @pytest.mark.parametrize(("played", "options", "result", "scores"), OPTIONS)
 def test_option(played, options, result, scores):
+    score = coinche(played, **options)
+    assert (score.result, score.scores) == (result, scores)
+
+
+# ---------------------------------------------------------------------------
+# RULES.md §6 and FORMAT.md made exact (issue 25; docs/rules/coinche.md, "Worked examples: the three
+# points made exact"). Each row worked by hand; "before" is what Tsoxa wrote until then.
+# ---------------------------------------------------------------------------
+
+OWN_CARDS = {"failed_scoring": "base_bid_own_cards"}
+MULTIPLIED = {"coinche_scoring": "bid_multiplied", "rounding": "none"}  # unrounded: the 252's 2 shows
+SURCOINCHED_CAPOT = deal(
+    0, "hearts", 100, (152, 0), capot=0, multiplier=4, melds=(("seq3",), ()), belote=(0, 1)
+)  # the takers' capot with a tierce, surcoinché; the defence holds the belote
+
+# fmt: off
+MADE_EXACT = [
+    # --- 1. failed_scoring base_bid_own_cards: + the defence's card points, without the last trick's 10.
+    pytest.param(deal(0, "spades", 120, (72, 80), 1), OWN_CARDS, Result.FAILED, (0, 360),
+                 id="own-cards-80-not-90"),  # 160+120+80; before 370 (80 + the last trick 10)
+    pytest.param(deal(0, "hearts", 100, (65, 87), 1), {**OWN_CARDS, "rounding": "none"}, Result.FAILED,
+                 (0, 347), id="own-cards-87-unrounded"),  # 160+100+87; before 357
+    pytest.param(deal(0, "hearts", 100, (65, 87), 1), OWN_CARDS, Result.FAILED, (0, 350),
+                 id="own-cards-347-to-350"),  # before 357 → 360
+    pytest.param(deal(1, "clubs", 90, (85, 67), 0, melds=(("seq3",), ()), belote=(1, 0)),
+                 {**OWN_CARDS, "rounding": "none"}, Result.FAILED, (375, 0),
+                 id="own-cards-with-announcement-and-belote"),  # 160+90+85+20+20; before 385
+    pytest.param(deal(0, "hearts", 100, (0, 152), capot=1), OWN_CARDS, Result.FAILED, (0, 410),
+                 id="own-cards-of-a-defence-capot-152"),  # 160+100+152 = 412; before 160+100+252
+    pytest.param(deal(0, "hearts", 100, (0, 152), capot=1), {**OWN_CARDS, "defence_capot": "capot_value"},
+                 Result.FAILED, (0, 350), id="own-cards-capot-value-has-the-capot-side"),  # 252+100 = 352
+    pytest.param(deal(0, "spades", 120, (72, 80), 1, multiplier=2),
+                 {**OWN_CARDS, "coinche_scoring": "winner_score"}, Result.FAILED, (0, 720),
+                 id="own-cards-winner-score-coinched"),  # (160+120+80) × 2; before 740
+    pytest.param(deal(0, "spades", 120, (72, 80), 1, multiplier=2), OWN_CARDS, Result.FAILED, (0, 560),
+                 id="own-cards-not-in-all-to-winner"),  # (160+120) × 2
+    pytest.param(deal(0, "notrump", 120, (50, 70), 1),
+                 {**OWN_CARDS, "sa_ta": True, "sa_ta_values": "raw_rescaled", "rounding": "none"},
+                 Result.FAILED, (0, 369), id="own-cards-rescaled-89"),  # 50 → 63 of 152, 89 left: 160+120+89
+    # --- 2. bid_multiplied: a made capot's or générale's card side in place of the base.
+    pytest.param(deal(0, "hearts", 80, (152, 0), capot=0, multiplier=2), MULTIPLIED, Result.MADE, (412, 0),
+                 id="multiplied-capot-252"),  # 252 + 80×2; before 250 + 160
+    pytest.param(deal(0, "hearts", 80, (152, 0), capot=0, multiplier=2),
+                 {**MULTIPLIED, "capot_card_value": 250}, Result.MADE, (410, 0),
+                 id="multiplied-capot-card-250"),  # 250 + 160
+    pytest.param(deal(0, "hearts", 80, (152, 0), capot=0, multiplier=2),
+                 {**MULTIPLIED, "capot_card_value": 162}, Result.MADE, (322, 0),
+                 id="multiplied-capot-card-162"),  # 162 + 160; before the base, 160 + 160
+    pytest.param(SURCOINCHED_CAPOT, MULTIPLIED, Result.MADE, (672, 20),
+                 id="multiplied-surcoinche-capot"),  # 252+20+400; the defence its belote
+    pytest.param(SURCOINCHED_CAPOT, {"coinche_scoring": "bid_multiplied"}, Result.MADE, (670, 20),
+                 id="multiplied-surcoinche-capot-rounded"),  # 672 → 670
+    pytest.param(deal(0, "hearts", "capot", (152, 0), capot=0, multiplier=2), MULTIPLIED, Result.MADE,
+                 (752, 0), id="multiplied-capot-bid"),  # 252 + 250×2
+    pytest.param(deal(0, "hearts", "generale", (152, 0), capot=0, generale=2, multiplier=2), MULTIPLIED,
+                 Result.MADE, (1252, 0), id="multiplied-generale-as-the-capot"),  # 252 + 500×2
+    pytest.param(deal(0, "hearts", "generale", (152, 0), capot=0, generale=2, multiplier=2),
+                 {**MULTIPLIED, "generale_card_value": 500}, Result.MADE, (1500, 0),
+                 id="multiplied-generale-card-500"),  # 500 + 500×2
+    pytest.param(deal(0, "hearts", "generale", (152, 0), capot=0, generale=0, multiplier=2),
+                 {**MULTIPLIED, "generale_card_value": 300}, Result.MADE, (1300, 0),
+                 id="multiplied-generale-card-300"),  # 300 + 500×2
+    pytest.param(deal(0, "hearts", 80, (152, 0), capot=0, generale=2, multiplier=2),
+                 {**MULTIPLIED, "generale_card_value": 500}, Result.MADE, (412, 0),
+                 id="multiplied-generale-not-bid-is-a-capot"),  # 252 + 80×2
+    pytest.param(deal(0, "hearts", 100, (0, 152), capot=1, multiplier=2),
+                 {**MULTIPLIED, "defence_capot": "capot_value"}, Result.FAILED, (0, 452),
+                 id="multiplied-defence-capot-value-252"),  # 252 + 100×2; before 250 + 200
+    pytest.param(deal(0, "hearts", 100, (0, 152), capot=1, multiplier=2), MULTIPLIED, Result.FAILED,
+                 (0, 360), id="multiplied-defence-capot-base"),  # 160 + 100×2
+    pytest.param(deal(0, "hearts", "capot", (152, 0), capot=0, multiplier=2),
+                 {**MULTIPLIED, "special_made": "flat"}, Result.MADE, (500, 0),
+                 id="multiplied-flat-capot-bid-alone"),  # 250×2, no card side
+    # --- 3. generale: the seat of either team's player, scored only on a générale bid by the takers.
+    pytest.param(deal(0, "hearts", 100, (0, 152), capot=1, generale=3), {}, Result.FAILED, (0, 260),
+                 id="generale-of-a-defender-on-a-bid-of-100"),  # 160+100
+    pytest.param(deal(0, "hearts", "generale", (0, 152), capot=1, generale=1), {}, Result.FAILED, (0, 660),
+                 id="generale-bid-a-defender-took-every-trick-alone"),  # 160+500
+    pytest.param(deal(0, "hearts", "generale", (0, 152), capot=1, generale=1),
+                 {"generale_card_value": 500, "defence_capot": "capot_value"}, Result.FAILED, (0, 750),
+                 id="a-defence-generale-has-the-capot-side"),  # 252+500 = 752, not 500+500
+    pytest.param(deal(0, "hearts", 100, (0, 152), capot=1, generale=1, multiplier=2),
+                 {"generale_card_value": 500, "defence_capot": "capot_value"}, Result.FAILED, (0, 700),
+                 id="a-defence-generale-coinched-is-a-capot-250"),  # (250+100) × 2
+    pytest.param(deal(0, "hearts", "capot", (152, 0), capot=0, generale=2), {"generale_card_value": 500},
+                 Result.MADE, (500, 0), id="generale-on-a-capot-bid-is-a-capot"),  # 252+250; before 750
+    pytest.param(deal(1, "spades", 100, (0, 152), capot=1, generale=3), {"generale_card_value": 500},
+                 Result.MADE, (0, 350), id="generale-of-a-taker-on-a-bid-of-100"),  # 252+100 = 352
+    pytest.param(deal(0, "hearts", "generale", (152, 0), capot=0, generale=0, multiplier=2),
+                 {"generale_card_value": 500}, Result.MADE, (2000, 0),
+                 id="generale-bid-made-coinched-500"),  # (500+500) × 2
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("played", "options", "result", "scores"), MADE_EXACT)
+def test_rules_6_made_exact(played, options, result, scores):
     score = coinche(played, **options)
     assert (score.result, score.scores) == (result, scores)
 
@@ -648,9 +747,13 @@ BAD_DEALS = [
     pytest.param(deal(0, "notrump", 80, (100, 52), 0), {"sa_ta": True, "sa_ta_values": "raw_rescaled"},
                  "card_points", "add up to 120", id="rescaled-notrump-120"),
     pytest.param(deal(0, "hearts", "generale", (152, 0), capot=0, generale=1), {}, "generale",
-                 "one of the takers", id="generale-a-defender"),
-    pytest.param(deal(0, "hearts", "generale", (152, 0), 0, generale=0), {}, "capot", "a capot",
-                 id="generale-without-capot"),
+                 r"a seat of the capot team \(team 0\)", id="generale-a-defender-in-a-takers-capot"),
+    pytest.param(deal(0, "hearts", 100, (0, 152), capot=1, generale=2), {}, "generale",
+                 r"a seat of the capot team \(team 1\)", id="generale-a-taker-in-a-defence-capot"),
+    pytest.param(deal(0, "hearts", "generale", (152, 0), 0, generale=0), {}, "capot",
+                 "a capot: team 0 took every trick", id="generale-without-capot"),
+    pytest.param(deal(0, "hearts", 100, (92, 60), 0, generale=3), {}, "capot",
+                 "a capot: team 1 took every trick", id="generale-of-a-defender-without-capot"),
     pytest.param(Deal(maker=0, contract=Contract("hearts", "capot"), card_points=(152, 0), capot=0,
                       solo_capot=True), {}, "solo_capot", "générale", id="solo-capot"),
     pytest.param(deal(0, "hearts", 80, (100, 52), 0, melds=(("mpourloto",), ())), {}, "melds[0][0]",
@@ -835,11 +938,11 @@ def coinche_deals(draw, options: dict, thrown_in: bool = True) -> Deal:
         belote = (first, draw(st.integers(0, 4 - first)))
     generale = None
     shape = draw(st.integers(0, 7))
-    if shape == 0:  # a capot, now and then by one taker
+    if shape == 0:  # a capot, now and then by one player of that team (either team: FORMAT.md)
         capot = draw(TEAM)
         cards, last = ((deck, 0) if capot == 0 else (0, deck)), None
-        if capot == maker and draw(st.booleans()):
-            generale = maker + 2 * draw(st.integers(0, 1))
+        if draw(st.booleans()):
+            generale = capot + 2 * draw(st.integers(0, 1))
     else:
         capot, last = None, draw(TEAM)
         first = draw(st.integers(0, deck))
@@ -905,8 +1008,8 @@ def default_oracle(played: Deal) -> tuple[Result, tuple[int, int]]:
     value = {"capot": 250, "generale": 500}.get(bid, bid)
     if bid == "capot":
         made = played.capot == t
-    elif bid == "generale":
-        made = played.generale is not None
+    elif bid == "generale":  # one of the takers took every trick alone
+        made = played.generale is not None and played.capot == t
     else:
         made = total[t] >= value and total[t] > total[d]
     m = played.contract.multiplier
@@ -1025,6 +1128,74 @@ def test_points_are_conserved(case):
         assert written == options.get("base", 160) + value + announced + 20 * sum(played.belote)
     else:  # litige held: the defence's total and the takers' belote now, the rest held
         assert written + score.held == sum(score.points)
+
+
+@ONE_DEAL
+@given(cases())
+def test_a_recorded_generale_scores_only_on_a_generale_bid_made_by_the_takers(case):
+    """FORMAT.md: ``generale`` may name either team's player; only a générale bid by the takers scores
+    it. Anywhere else the deal scores as the same deal without it (a capot)."""
+    played, options = case
+    if played.generale is None or (played.contract.bid == "generale" and played.capot == played.maker):
+        return
+    assert coinche(played, **options) == coinche(dataclasses.replace(played, generale=None), **options)
+
+
+def rescaled(played: Deal, team: int) -> int:
+    """A team's card points as scored: as entered, or under raw_rescaled in sans-atout and tout-atout
+    the takers' scaled to 152 (nearest point, halves up) and the defence the rest (RULES.md §6)."""
+    raw = played.card_points
+    deck = {"notrump": 120, "alltrump": 248}[played.contract.suit]
+    takers = (2 * 152 * raw[played.maker] + deck) // (2 * deck)
+    return takers if team == played.maker else 152 - takers
+
+
+@ONE_DEAL
+@given(cases())
+def test_the_defence_own_card_points_are_without_the_last_trick(case):
+    """base_bid_own_cards adds to what the failed contract's defence writes exactly its card points as
+    entered (the last trick's 10 left out), × m where its plain score is multiplied (winner_score)."""
+    played, options = case
+    options = {**options, "rounding": "none", "special_made": "add", "defence_capot": "base"}
+    plus = coinche(played, **{**options, "failed_scoring": "base_bid_own_cards"})
+    plain = coinche(played, **{**options, "failed_scoring": "base_plus_bid"})
+    assert plus.result == plain.result
+    if plus.result != Result.FAILED:
+        assert plus.scores == plain.scores
+        return
+    d, m = 1 - played.maker, played.contract.multiplier
+    factor = {1: 1, 2: 2, 4: options.get("surcoinche_multiplier", 4)}[m]
+    scaled = options.get("sa_ta_values") == "raw_rescaled" and played.contract.suit in ("notrump", "alltrump")
+    own = rescaled(played, d) if scaled else played.card_points[d]
+    winner_score = options.get("coinche_scoring", "all_to_winner").startswith("winner_score")
+    expected = own if m == 1 else (own * factor if winner_score else 0)
+    assert plus.scores[d] - plain.scores[d] == expected
+    assert plus.scores[played.maker] == plain.scores[played.maker]
+
+
+@ONE_DEAL
+@given(cases())
+def test_bid_multiplied_puts_a_capots_card_side_in_place_of_the_base(case):
+    """Coinché under bid_multiplied, the winner writes its card part + the bid × m + the announcements
+    that count + its belote; the card part is the base, or for a capot (the takers', or the defence's
+    under capot_value) capot_card_value, generale_card_value for a made générale bid (RULES.md §6)."""
+    played, options = case
+    options = {**options, "coinche_scoring": "bid_multiplied", "rounding": "none", "special_made": "add"}
+    raw = options.get("sa_ta_values", "ffb") == "raw" and played.contract.suit in ("notrump", "alltrump")
+    if played.contract.multiplier == 1 or raw:
+        return
+    score = coinche(played, **options)
+    opts = COINCHE.options(options)
+    table = COINCHE.table(played, opts)
+    won = score.winner
+    part = score.scores[won] - table.value * table.factor - sum(table.announcements) - 20 * played.belote[won]
+    generale = played.contract.bid == "generale" and played.generale is not None
+    if played.capot == won and (won == played.maker or opts.defence_capot == "capot_value"):
+        numbered = generale and won == played.maker and opts.generale_card_value != "capot"
+        assert part == (opts.generale_card_value if numbered else opts.capot_card_value)
+    else:
+        assert part == opts.base
+    assert score.scores[1 - won] == 20 * played.belote[1 - won]
 
 
 @ONE_DEAL

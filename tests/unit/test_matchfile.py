@@ -384,3 +384,46 @@ def test_match_file_is_a_value():
     assert isinstance(load_match(format_example()), MatchFile)
     with pytest.raises(AttributeError):
         load_match(format_example()).deals = ()  # type: ignore[misc]
+
+
+# ---------------------------------------------------------------------------
+# Coinche's générale (FORMAT.md): the seat of either team's player, a seat of the capot team
+# ---------------------------------------------------------------------------
+
+
+def coinche_file(*deals: dict) -> dict:
+    return {"ruleset": "coinche", "first_dealer": 0, "deals": list(deals)}
+
+
+def test_a_coinche_file_records_a_generale_of_either_team():
+    """Deal 1: team 0 bids 100 ♥ and seat 3, a defender, takes every trick alone: recorded, and scored
+    as the defence's capot, 160 + 100 = 260 (only a générale bid by the takers scores a générale).
+    Deal 2: team 1 bids a générale in spades and seat 1 takes every trick alone: 252 + 500 = 752 → 750."""
+    defence = {"maker": 0, "contract": {"suit": "hearts", "bid": 100, "multiplier": 1},
+               "card_points": [0, 152], "capot": 1, "generale": 3, "melds": [[], []]}  # fmt: skip
+    takers = {"maker": 1, "contract": {"suit": "spades", "bid": "generale", "multiplier": 1},
+              "card_points": [0, 152], "capot": 1, "generale": 1, "melds": [[], []]}  # fmt: skip
+    match = load_match(coinche_file(defence, takers))
+    assert [deal.generale for deal in match.deals] == [3, 1]
+    out = match.sheet().to_dict()
+    rows = [(row["result"], row["scores"]) for row in out["deals"]]
+    assert rows == [("failed", [0, 260]), ("made", [0, 750])]
+    assert out["totals"] == [0, 1010]
+    assert [deal["generale"] for deal in match.to_dict()["deals"]] == [3, 1]  # written back as read
+
+
+@pytest.mark.parametrize(
+    ("deal", "field", "words"),
+    [
+        ({"card_points": [152, 0], "capot": 0, "generale": 1}, "generale", "the capot team (team 0)"),
+        ({"card_points": [0, 152], "capot": 1, "generale": 0}, "generale", "the capot team (team 1)"),
+        ({"card_points": [92, 60], "last_trick": 0, "generale": 3}, "capot", "a générale is a capot: team 1"),
+    ],
+    ids=["defender-in-a-takers-capot", "taker-in-a-defence-capot", "no-capot"],
+)
+def test_a_coinche_generale_outside_the_capot_team_is_refused(deal, field, words):
+    good = {"maker": 0, "contract": {"suit": "hearts", "bid": 100}, "melds": [[], []]}
+    with pytest.raises(ScoringError) as caught:
+        load_match(coinche_file({"thrown_in": True}, {**good, **deal}))
+    assert (caught.value.deal, caught.value.field) == (1, field)
+    assert words in caught.value.message

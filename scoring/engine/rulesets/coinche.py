@@ -76,7 +76,7 @@ class CoincheOptions(BaseOptions):
     coinche_multiplier: int = 2
     surcoinche_multiplier: int = 4  # or 3
     multiply_belote: bool = True  # the winner's belote inside the × m
-    failed_scoring: str = "base_plus_bid"  # or base_bid_own_cards: + the defence's own card side
+    failed_scoring: str = "base_plus_bid"  # or base_bid_own_cards: + its card points (no last trick)
     defence_capot: str = "base"  # or capot_value: a defence that took every trick has the capot's card side
     capot_card_value: int = 252  # 252, 250, or 162 (no bonus for a capot not bid)
     capot_bid_value: int = 250  # or 500
@@ -170,14 +170,15 @@ class Coinche(RuleSet):
                 "Coinche records a générale instead: the seat of the taker who took every trick",
                 field="solo_capot",
             )
-        if deal.generale is not None:
-            if team_of(deal.generale) != deal.maker:
+        if deal.generale is not None:  # any player's, either team's (FORMAT.md): a seat of the capot team
+            team = team_of(deal.generale)
+            if deal.capot is None:
+                raise ScoringError(f"a générale is a capot: team {team} took every trick", field="capot")
+            if team != deal.capot:
                 raise ScoringError(
-                    "a générale is every trick taken by one of the takers: a takers' seat", field="generale"
-                )
-            if deal.capot != deal.maker:
-                raise ScoringError(
-                    f"a générale is a capot: the takers (team {deal.maker}) took every trick", field="capot"
+                    "a générale is every trick taken by one player: a seat of the capot team "
+                    f"(team {deal.capot})",
+                    field="generale",
                 )
         self.check_card_points(deal, self.deck(contract.suit, opts))
         if not opts.annonces and (deal.melds[0] or deal.melds[1]):
@@ -239,7 +240,7 @@ class Coinche(RuleSet):
         if deal.capot is not None:
             side = [0, 0]
             generale_side = capot_side if opts.generale_card_value == "capot" else opts.generale_card_value
-            side[deal.capot] = generale_side if deal.generale is not None else capot_side
+            side[deal.capot] = generale_side if self.generale_made(deal) else capot_side
         else:
             cards = self.card_points(deal, opts)
             side = [cards[k] + (LAST_TRICK if deal.last_trick == k else 0) for k in (0, 1)]
@@ -274,7 +275,7 @@ class Coinche(RuleSet):
         """Made, failed or (under litige "held") litige, on the exact points."""
         t, d = deal.maker, 1 - deal.maker
         if table.special:  # a capot bid is made only by every trick, a générale only by one taker's
-            made = deal.capot == t if deal.contract.bid == "capot" else deal.generale is not None
+            made = deal.capot == t if deal.contract.bid == "capot" else self.generale_made(deal)
             return Result.MADE if made else Result.FAILED
         counted = [
             table.side[k]
@@ -322,8 +323,10 @@ class Coinche(RuleSet):
             else:
                 if deal.capot == d and opts.defence_capot == "capot_value":
                     cards = table.capot_side
+                elif opts.failed_scoring == "base_bid_own_cards":  # its card points, not the last trick's 10
+                    cards = opts.base + self.card_points(deal, opts)[d]
                 else:
-                    cards = opts.base + (side[d] if opts.failed_scoring == "base_bid_own_cards" else 0)
+                    cards = opts.base
                 plain[d] = cards + value + ann[0] + ann[1] + bel[d]
         m = table.factor
         if m == 1:
@@ -336,24 +339,47 @@ class Coinche(RuleSet):
             scores[won] = (mine + bel[won]) * m if opts.multiply_belote else mine * m + bel[won]
             scores[lost] = plain[lost] if opts.coinche_scoring == "winner_score_defence_keeps" else bel[lost]
             return scores, 0
-        cards = 0 if flat else self.coinche_cards(deal, won, opts) + ann[0] + ann[1]
-        if opts.coinche_scoring == "bid_multiplied":  # base + bid × m + announcements + belote
+        if opts.coinche_scoring == "bid_multiplied":  # base (or a capot's side) + bid × m + ann. + belote
+            cards = 0 if flat else self.multiplied_cards(deal, table, won, opts) + ann[0] + ann[1]
             scores[won] = cards + value * m + bel[won]
-        else:  # all_to_winner: (base or capot + announcements + bid + belote) × m
-            scores[won] = (
-                (cards + value + bel[won]) * m if opts.multiply_belote else (cards + value) * m + bel[won]
-            )
+            scores[lost] = bel[lost]
+            return scores, 0
+        cards = 0 if flat else self.coinche_cards(deal, won, opts) + ann[0] + ann[1]
+        # all_to_winner: (base or capot + announcements + bid + belote) × m
+        scores[won] = (
+            (cards + value + bel[won]) * m if opts.multiply_belote else (cards + value) * m + bel[won]
+        )
         scores[lost] = bel[lost]
         return scores, 0
 
+    @staticmethod
+    def generale_made(deal: Deal) -> bool:
+        """A générale bid made: one of the takers took every trick alone. A générale recorded on another bid,
+        or by a defender, is a capot like any other (FORMAT.md: only a générale bid by the takers scores
+        it)."""
+        return deal.contract.bid == "generale" and deal.generale is not None and deal.capot == deal.maker
+
+    @staticmethod
+    def capot_won(deal: Deal, won: int, opts: CoincheOptions) -> bool:
+        """Did the winner of a coinched deal take every trick in a way that counts: the takers' capot, or
+        the defence's under defence_capot "capot_value"?"""
+        return deal.capot == won and (won == deal.maker or opts.defence_capot == "capot_value")
+
     def coinche_cards(self, deal: Deal, won: int, opts: CoincheOptions) -> int:
-        """The card part of a coinched deal's winner: the base, or 250 for a capot (the takers', or the
-        defence's under defence_capot "capot_value"); a générale's own value when one is set."""
-        if deal.capot == won and (won == deal.maker or opts.defence_capot == "capot_value"):
-            if deal.generale is not None and opts.generale_card_value != "capot":
+        """The card part of a coinched deal's winner under all_to_winner: the base, or 250 for a capot
+        (the takers', or the defence's under defence_capot "capot_value"); a made générale's own value
+        when one is set."""
+        if self.capot_won(deal, won, opts):
+            if self.generale_made(deal) and opts.generale_card_value != "capot":
                 return opts.generale_card_value
             return COINCHE_CAPOT if opts.capot_card_value != CARD_SIDE else opts.base
         return opts.base
+
+    def multiplied_cards(self, deal: Deal, table: Table, won: int, opts: CoincheOptions) -> int:
+        """The card part of a coinched deal's winner under bid_multiplied: the base, or, for a capot
+        (the takers', or the defence's under defence_capot "capot_value"), that side's card side in its
+        place: ``capot_card_value``, or ``generale_card_value`` for a made générale (RULES.md §6)."""
+        return table.side[won] if self.capot_won(deal, won, opts) else opts.base
 
     def score_deal(self, deal: Deal, opts: CoincheOptions, held: int = 0) -> DealScore:
         return self.scored(deal, opts, held, exact=False)
