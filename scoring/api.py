@@ -32,7 +32,7 @@ from players.models import Player, Team
 
 from . import api_schema, engine, selectors, services
 from .models import RULESET_KEYS, Deal, Match
-from .permissions import SESSION_KEY, can_keep, can_see, can_write
+from .permissions import SESSION_KEY, can_check, can_keep, can_see, can_write
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("8f5b8f0e-3c57-4f43-9a63-5d2f8f0c9b1e")
 # Request examples: the docs show them, and the schema-driven test run sends them, so that the write
@@ -43,7 +43,7 @@ EXAMPLE_TEAMS = [
 ]
 EXAMPLE_DEAL = {"maker": 0, "card_points": [90, 62], "last_trick": 0, "melds": [["seq3"], []]}
 # Coinche (RULES.md §6): a bid is 80–160 in tens, "capot" or "generale"; a générale names the seat of the
-# taker who took every trick alone (its team is the capot); in sans-atout the fours are named by rank.
+# player who took every trick alone (its team is the capot); in sans-atout the fours are named by rank.
 EXAMPLE_COINCHE_DEAL = {
     "maker": 0,
     "contract": {"suit": "hearts", "bid": "generale", "multiplier": 1},
@@ -366,7 +366,7 @@ class KeeperOrReadOnly(permissions.BasePermission):
     ACCOUNT_ONLY = ("create", "import_file")  # a new match needs an account
     # Asked on the match itself, read and locked with what the question needs (``can_keep`` holds
     # ``can_write``): nothing to ask before.
-    ON_THE_MATCH = ("deals",)
+    ON_THE_MATCH = ("deals", "deal_check")
 
     def has_permission(self, request, view) -> bool:
         if request.method in permissions.SAFE_METHODS:
@@ -391,7 +391,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     permission_classes = [KeeperOrReadOnly]
     # The writes a "score" token may make (config/permissions.py); the match's keepers still decide.
-    scorekeeping_actions = frozenset({"create", "import_file", "deals", "deal", "finish"})
+    scorekeeping_actions = frozenset({"create", "import_file", "deals", "deal", "finish", "deal_check"})
     filterset_class = MatchFilter
     pagination_class = SyncPagination  # updated_since: pages continue after their last match
     ordering = ["-id"]
@@ -606,6 +606,35 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         )
         return Response(self._deal_reply(match, deal))
 
+
+    @extend_schema(
+        request=None,
+        responses={200: api_schema.DealCheckedSerializer},
+        description="The other team checks a deal's line (`deal_id`: the deal's id), where the match's "
+        "tournament asks for it: the table's tablet, the organizer, or a player of the match with their "
+        "own account. Checking a checked deal again changes nothing; a correction of the deal undoes its "
+        "check. A match that does not ask for checks: 400. A check does not change the sheet or its "
+        "version.",
+    )
+    @action(detail=True, methods=["post"], url_path=r"deals/(?P<deal_id>\d+)/check")
+    def deal_check(self, request, pk=None, deal_id=None):
+        match = get_object_or_404(self.get_queryset(), pk=_an_id(pk))
+        if not can_see(request.user, match, request.session):
+            raise NotFound
+        if not match.deal_check:
+            raise engine.ScoringError("this match's deals are not checked by the other team")
+        if not can_check(request.user, match, request.session):
+            raise PermissionDenied(KeeperOrReadOnly.message)
+        deal = get_object_or_404(match.deals.filter(deleted_at__isnull=True), pk=deal_id)
+        deal = services.deal_check(deal=deal, user=actor(request))
+        match.refresh_from_db(fields=["version"])
+        row = next(line.row for line in selectors.match_sheet(match=match).lines if line.deal.pk == deal.pk)
+        return Response({
+            "id": deal.pk,
+            "number": row.number,
+            "checked_at": localtime(deal.checked_at).isoformat(),
+            "version": match.version,
+        })
 
 @extend_schema(tags=["players"])
 class TeamViewSet(viewsets.ReadOnlyModelViewSet):

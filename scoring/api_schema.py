@@ -238,7 +238,11 @@ class DealSerializer(serializers.Serializer):
         },
         required=False,
     )
-    generale = seat_field("Coinche: the seat of the taker who took every trick alone", required=False)
+    generale = seat_field(
+        "Coinche: the seat of the player who took every trick alone, a seat of the capot team (either team; "
+        "only a générale bid by the takers scores it)",
+        required=False,
+    )
 
 
 @extend_schema_serializer(component_name="Deal")
@@ -327,6 +331,16 @@ class DealWrittenSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         help_text="The match's version: send it as If-Match with the next write"
     )
+
+
+class DealCheckedSerializer(serializers.Serializer):
+    """A deal the other team has checked (a match whose tournament asks for it): the deal's id, its
+    number on the sheet, when it was checked, and the match's version (a check does not change it)."""
+
+    id = serializers.IntegerField(help_text="The deal's id")
+    number = serializers.IntegerField(help_text="1, 2 … on the sheet")
+    checked_at = serializers.DateTimeField(help_text="When the other team checked it (a correction: none)")
+    version = serializers.IntegerField(help_text="The match's version, unchanged by a check")
 
 
 class DealCorrectedSerializer(DealWrittenSerializer):

@@ -115,8 +115,8 @@ ENGINE_MESSAGES = (
     gettext_noop("bids go in tens from 80 to %(most)s, or are capot or generale"),
     gettext_noop("sans-atout and tout-atout are bid only with the option sa_ta"),
     gettext_noop("Coinche records a générale instead: the seat of the taker who took every trick"),
-    gettext_noop("a générale is every trick taken by one of the takers: a takers' seat"),
-    gettext_noop("a générale is a capot: the takers (team %(n)s) took every trick"),
+    gettext_noop("a générale is every trick taken by one player: a seat of the capot team (team %(n)s)"),
+    gettext_noop("a générale is a capot: team %(n)s took every trick"),
     gettext_noop("no announcements in this game (contrée): only the belote counts"),
     gettext_noop("in sans-atout the fours score by rank: name them fourA, four10, fourK, fourQ"),
     gettext_noop("name the team whose announcements count, or null when nobody's do"),
@@ -140,6 +140,8 @@ ENGINE_MESSAGES = (
         "here it is; check it and record the deal again"
     ),
     gettext_noop("this deal was deleted; it can no longer be corrected"),
+    gettext_noop("this match's deals are not checked by the other team"),
+    gettext_noop("this deal was deleted; it can no longer be checked"),
     gettext_noop("this result is already confirmed"),
     gettext_noop("a player confirms for their own team only"),
     gettext_noop(

@@ -86,6 +86,10 @@ class Match(models.Model):
     keepers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="kept_matches", help_text="May record its deals"
     )
+    deal_check = models.BooleanField(
+        default=False,
+        help_text="The other team checks each deal on the tablet (a tournament that asks for it)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -160,6 +164,14 @@ class Deal(models.Model):
     entered_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
+    checked_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the other team checked it (a match with deal_check); a correction undoes it",
+    )
+    checked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     history = HistoricalRecords(history_manager=History)
 
     class Meta:

@@ -135,6 +135,17 @@ def can_confirm(user: Any, match: Match, session: Any = None) -> bool:
     return bool(confirm_teams(user, match, session))
 
 
+def can_check(user: Any, match: Match, session: Any = None) -> bool:
+    """May this person check a deal's line for the other team (a match that asks for it)? The table's
+    tablet (the other team taps on it) or the organizer, and a player of the match with their own
+    account."""
+    if not match.deal_check:
+        return False
+    if can_keep(user, match, session):
+        return True
+    return open_at_the_table(match) and seated_team(user, match) is not None
+
+
 def can_see(user: Any, match: Match, session: Any = None) -> bool:
     """Everyone sees standalone matches and public tournaments' ones; a private tournament's are seen
     by its organizer and by those who keep or play them."""

@@ -204,6 +204,7 @@ def match_create(
     first_dealer: int = 0,
     created_by: Any = None,
     preset_must_exist: bool = True,
+    deal_check: bool = False,
 ) -> Match:
     """Start a match: two teams of (name, (player, player)), seated 0/2 and 1/3.
 
@@ -214,7 +215,9 @@ def match_create(
 
     A player is a ``Player`` the caller picked (``scoring.selectors.team_entry`` resolves ids, where
     the caller may see them) or a name, which always makes a new player: a typed name never becomes
-    an existing person. The team of that name with these two partners is reused, else made."""
+    an existing person. The team of that name with these two partners is reused, else made.
+    With ``deal_check`` (a tournament that asks for it), the other team checks each deal on the tablet
+    (``deal_check``, the service)."""
     ruleset, options, preset = presets.preset_apply(
         preset=preset, ruleset=ruleset, options=options, must_exist=preset_must_exist
     )
@@ -252,6 +255,7 @@ def match_create(
         seat3=players[1][1],
         first_dealer=first_dealer,
         created_by=created_by,
+        deal_check=deal_check,
     )
     match.totals, match.suffered = [0, 0], [0, 0]
     match.state = engine.MatchState.start(first_dealer).to_dict()
@@ -503,10 +507,35 @@ def deal_correct(
     except engine.ScoringError as error:
         raise error.at([d.pk for d in active].index(deal.pk)) from None
     sheet = _replay(match, [new if d.pk == deal.pk else d.as_engine() for d in active])
+    if deal.data != new.to_dict():  # what the other team checked is no longer what the deal says
+        deal.checked_at = deal.checked_by = None
     deal.data = new.to_dict()
     deal._history_user = user
     deal.save()
     _apply_sheet(match, sheet, user, ended=ended)
+    return deal
+
+
+@transaction.atomic
+def deal_check(*, deal: Deal, user: Any = None) -> Deal:
+    """The other team agrees with a deal's line, on the tablet (a match whose tournament asks for it:
+    ``Match.deal_check``). Checking it again changes nothing (a double tap is harmless); a correction
+    that changes the deal undoes the check (``deal_correct``). It changes nothing on the sheet: the
+    match's version stays, only its ``updated_at`` moves (a client mirroring the API sees it)."""
+    match = _locked(deal.match)
+    if not match.deal_check:
+        raise engine.ScoringError("this match's deals are not checked by the other team")
+    deal = match.deals.get(pk=deal.pk)
+    if deal.deleted_at is not None:
+        raise engine.ScoringError("this deal was deleted; it can no longer be checked")
+    _check_counted(match)
+    if deal.checked_at is not None:
+        return deal
+    deal.checked_at, deal.checked_by = timezone.now(), user
+    deal._history_user = user
+    deal._change_reason = "checked"  # the history says so (scoring/_history.html), not "corrected"
+    deal.save(update_fields=["checked_at", "checked_by", "updated_at"])
+    Match.objects.filter(pk=match.pk).update(updated_at=deal.checked_at)
     return deal
 
 

@@ -20,6 +20,7 @@ urlpatterns = [
     path("matches/<int:pk>/chart.svg", views.match_chart_svg, name="match_chart_svg"),
     path("matches/<int:pk>/deals/<int:deal_pk>/", views.deal_edit, name="deal_edit"),
     path("matches/<int:pk>/deals/<int:deal_pk>/delete/", views.deal_remove, name="deal_remove"),
+    path("matches/<int:pk>/deals/<int:deal_pk>/check/", views.deal_check, name="deal_check"),
     path("presets/", preset_views.preset_list, name="presets"),
     path("presets/new/", preset_views.preset_new, name="preset_new"),
     path("presets/<str:slug>/", preset_views.preset_detail, name="preset"),

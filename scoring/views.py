@@ -21,7 +21,17 @@ from . import engine, selectors, services
 from .forms import DealForm, MatchForm
 from .messages import engine_message, engine_sentence
 from .models import Deal, Match
-from .permissions import SESSION_KEY, can_confirm, can_keep, can_see, confirm_teams, settled_for
+from .permissions import (
+    SESSION_KEY,
+    can_check,
+    can_confirm,
+    can_keep,
+    can_see,
+    confirm_teams,
+    organizes,
+    settled_for,
+    table_of,
+)
 
 INVALID = 422  # htmx is configured (base.html) to swap 422 responses: the form with its errors
 
@@ -69,13 +79,45 @@ def _sheet_context(request: HttpRequest, match: Match, sheet: engine.Sheet, deal
         "seat_names": [p.name for p in match.seats],
         "team_names": [t.name for t in match.teams],
         "to_go": [sheet.to_go(0), sheet.to_go(1)],
+        **_table_context(request, match, sheet),
     }
+
+
+def _table_context(request: HttpRequest, match: Match, sheet: engine.Sheet) -> dict:
+    """What a tournament table's sheet shows differently: ``tournament_table``, its place (event,
+    round, table) and what happens next once the match is over; ``at_table``, the sheet opened from
+    the table's link (no site menu); ``deals_of``, a match of a fixed number of deals: the deal in play
+    of how many, and whether it is the last; ``can_end``, "End the match" (at a tournament table,
+    the organizer's only); confirmation only where the tournament asks for it."""
+    table = table_of(match)
+    deals = match.options.get("deals") or 0
+    played = sheet.state.progress.played if sheet.state is not None else 0
+    context: dict = {
+        "tournament_table": table is not None,
+        "at_table": table is not None and match.pk in request.session.get(SESSION_KEY, []),
+        "deals_of": {"number": min(played + 1, deals), "of": deals, "last": played + 1 >= deals}
+        if deals
+        else None,
+        "can_end": table is None or organizes(request.user, match),
+    }
+    if table is not None and not table.confirmation_asked:
+        context.update(can_confirm=False, confirm_teams=())
+    return context
+
+
+def _check_line(request: HttpRequest, match: Match, line: selectors.SheetLine | None):
+    """The deal's line shown to the other team for its check (``_deal_check.html``): the newest deal,
+    until it is checked or the next deal is recorded, where the match asks for it; else None."""
+    if line is None or line.deal.checked_at is not None:
+        return None
+    return line if can_check(request.user, match, request.session) else None
 
 
 def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = None, status: int = 200):
     """The sheet page, or only its match area for htmx."""
     data = selectors.match_sheet(match=match)
     context = {**_sheet_context(request, match, data.sheet, len(data.lines), form), "data": data}
+    context["check"] = _check_line(request, match, data.lines[-1] if data.lines else None)
     template = "scoring/sheet.html#match-area" if request.htmx else "scoring/sheet.html"
     return render(request, template, context, status=status)
 
@@ -87,9 +129,11 @@ def _deal_recorded(request: HttpRequest, match: Match, deal: Deal) -> HttpRespon
     rules = engine.get_ruleset(match.ruleset)
     state = engine.MatchState.from_dict(match.state)
     sheet = engine.sheet_of(rules, rules.options(match.options), state)
+    line = selectors.SheetLine(deal, deal.row)
     context = {
         **_sheet_context(request, match, sheet, state.dealt),
-        "line": selectors.SheetLine(deal, deal.row),
+        "line": line,
+        "check": _check_line(request, match, line),
     }
     response = render(request, "scoring/sheet.html#deal-recorded", context)
     response["HX-Reswap"] = "none"
@@ -317,6 +361,9 @@ def match_end(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(request, pk)
     if refused := _refused(request, match):
         return refused
+    if table_of(match) is not None and not organizes(request.user, match):
+        messages.error(request, gettext("At a tournament table, the organizer ends the match."))
+        return redirect("scoring:match", pk=match.pk)
     try:
         services.match_finish(match=match, user=_user(request), expected_version=_posted_version(request))
     except engine.ScoringError as error:
@@ -426,6 +473,31 @@ def match_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, gettext("Result confirmed."))
     return redirect("scoring:match", pk=match.pk)
+
+
+@require_POST
+def deal_check(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
+    """The other team's "OK" to a deal's line on the tablet. htmx: the line, now saying it was checked
+    (nothing else on the page moves); without JavaScript: back to the sheet."""
+    match = _match_or_404(request, pk)
+    if not can_check(request.user, match, request.session):
+        return render(request, "scoring/not_keeper.html", {"match": match}, status=403)
+    deal = get_object_or_404(match.deals, pk=deal_pk)
+    problem = None
+    try:
+        deal = services.deal_check(deal=deal, user=_user(request))
+    except engine.ScoringError as error:
+        problem = engine_message(error.message)
+    if not request.htmx:
+        if problem:
+            messages.error(request, problem)
+        else:
+            messages.success(request, gettext("Deal checked."))
+        return redirect("scoring:match", pk=match.pk)
+    line = next((line for line in selectors.match_sheet(match=match).lines if line.deal.pk == deal.pk), None)
+    team_names = [t.name for t in match.teams]
+    context = {"match": match, "checked": line, "problem": problem, "team_names": team_names}
+    return render(request, "scoring/_deal_check.html", context)
 
 
 # Print and chart.

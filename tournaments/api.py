@@ -153,6 +153,11 @@ class TournamentWriteSerializer(serializers.Serializer):
         error_messages={"does_not_exist": gettext_lazy("No club has the slug {value}.")},
     )
     confirmation = serializers.BooleanField(default=False)
+    deal_check = serializers.BooleanField(
+        default=False,
+        help_text="After each deal the tablet shows its line to the other team for one tap OK; an unchecked "
+        "deal shows on the organizer's console (POST /api/v1/matches/{id}/deals/{deal_id}/check/)",
+    )
     rated = serializers.BooleanField(default=True, help_text="Its matches count in the players' ratings")
     seed_by_rating = serializers.BooleanField(
         default=False,

@@ -110,6 +110,9 @@ class TournamentForm(forms.Form):
     confirmation = forms.BooleanField(
         required=False, label=_("The other team confirms each result on the tablet before it counts")
     )
+    deal_check = forms.BooleanField(
+        required=False, label=_("The other team checks each deal on the tablet (one tap OK)")
+    )
     public = forms.BooleanField(required=False, initial=True, label=_("Public"))
     rated = forms.BooleanField(
         required=False, initial=True, label=_("Rated: its matches count in the players' ratings")
@@ -182,6 +185,7 @@ class TournamentForm(forms.Form):
             "signup_open",
             "starts_on",
             "confirmation",
+            "deal_check",
             "rated",
             "seed_by_rating",
         )

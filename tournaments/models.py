@@ -92,6 +92,11 @@ class Tournament(models.Model):
     confirmation = models.BooleanField(
         default=False, help_text="A finished match counts once the other team has confirmed it on the tablet"
     )
+    deal_check = models.BooleanField(
+        default=False,
+        help_text="After each deal the tablet shows its line to the other team for one tap OK (as bridge "
+        "tablets do); an unchecked deal shows on the organizer's console",
+    )
     public = models.BooleanField(default=True)
     club = models.ForeignKey(
         "players.Club",

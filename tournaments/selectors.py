@@ -8,8 +8,12 @@ from django.core.cache import cache
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from scoring.models import Deal
+
 from .models import Entry, Round, StandingsSnapshot, Table, Tournament
 from .services import standings_cache_key
+from .services.common import STAGE_KINDS
+from .services.stage import stage_rounds
 
 TABLE_RELATED = (
     "entry0__team",
@@ -193,3 +197,115 @@ def unconfirmed(*, tournament: Tournament):
         .select_related("round", *TABLE_RELATED, "match__team0", "match__team1")
         .order_by("round__number", "number")
     )
+
+
+# A table's own sheet: where it is, and where its teams go next ------------------------------------
+
+
+def entry_numbers(*, tournament: Tournament) -> dict[int, int]:
+    """Each playing entry's number, from 1: its place in the tournament's list of participants (fixed
+    at the start in seed order, a late entry after the others)."""
+    return {pk: n for n, pk in enumerate(tournament.participants, start=1)}
+
+
+def table_place(*, table: Table) -> dict[str, Any]:
+    """Where a table is, as its sheet's header says it: the event, the round, the table, and each
+    side's entries with their numbers (an individual round: two players a side). No query once the
+    table's round and tournament are read."""
+    rnd = table.round
+    tournament = rnd.tournament
+    numbers = entry_numbers(tournament=tournament)
+    sides = [
+        [numbers.get(pk) for pk in (table.entry0_id, table.partner0_id) if pk is not None],
+        [numbers.get(pk) for pk in (table.entry1_id, table.partner1_id) if pk is not None],
+    ]
+    return {
+        "tournament": tournament,
+        "round": rnd,
+        "table": table,
+        "numbers": [[n for n in side if n is not None] for side in sides],
+    }
+
+
+def _more_rounds_planned(rnd: Round) -> bool:
+    """Is a next round certain after ``rnd``: a stage round before the stage's last one."""
+    return rnd.kind in STAGE_KINDS and rnd.number < stage_rounds(rnd.tournament)
+
+
+def table_next(*, table: Table) -> dict[str, Any]:
+    """What happens next for a table whose match is over: ``state`` "over" (the tournament is
+    finished), "drawn" (the next round is drawn: ``moves``, each of the table's entries with its
+    next table, its opponents, or none: it does not play that round) or "waiting" (``next_number``:
+    the round to come when one is certain, else None; ``playing``: this round's tables still
+    playing)."""
+    rnd = table.round
+    tournament = rnd.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        return {"state": "over", "tournament": tournament}
+    following = tournament.rounds.filter(number__gt=rnd.number).order_by("number").first()
+    if following is None:
+        playing = (
+            rnd.tables.filter(entry1__isnull=False, left_out=False).exclude(match__status="finished").count()
+        )
+        return {
+            "state": "waiting",
+            "tournament": tournament,
+            "next_number": rnd.number + 1 if _more_rounds_planned(rnd) else None,
+            "playing": playing,
+        }
+    mine = [pk for pk in (table.entry0_id, table.partner0_id, table.entry1_id, table.partner1_id) if pk]
+    seated = Q()
+    for field in ("entry0", "entry1", "partner0", "partner1"):
+        seated |= Q(**{f"{field}_id__in": mine})
+    tables = list(following.tables.filter(seated).select_related(*TABLE_RELATED))
+    numbers = entry_numbers(tournament=tournament)
+    entries = {e.pk: e for e in Entry.objects.filter(pk__in=mine).select_related("team", "player")}
+    moves = []
+    for pk in mine:
+        found = next(
+            (t for t in tables if pk in (t.entry0_id, t.entry1_id, t.partner0_id, t.partner1_id)), None
+        )
+        move: dict[str, Any] = {"entry": entries.get(pk), "number": numbers.get(pk), "table": found}
+        if found is not None:
+            side = 0 if pk in (found.entry0_id, found.partner0_id) else 1
+            theirs = (found.entry1, found.partner1) if side == 0 else (found.entry0, found.partner0)
+            move["opponents"] = [e for e in theirs if e is not None]
+        moves.append(move)
+    return {"state": "drawn", "tournament": tournament, "round": following, "moves": moves}
+
+
+# The other team's check of each deal (services.checks) ---------------------------------------------
+
+
+def unchecked_deals(*, tournament: Tournament, rnd: Round | None = None) -> list[dict[str, Any]]:
+    """The deals nobody of the other team has checked yet, table by table, at the tables that are asked
+    to (``Match.deal_check``): of ``rnd``, else of the rounds in play and the latest round. Each:
+    ``round`` and ``table`` (numbers), ``match_id``, and ``deals``, the unchecked deals' numbers on
+    the sheet (1, 2 …, as the tablet numbers them)."""
+    if rnd is not None:
+        rounds = Q(match__table__round=rnd)
+    else:
+        latest = (
+            Table.objects.filter(round__tournament=tournament, match__isnull=False)
+            .order_by("-match_id")
+            .values_list("round_id", flat=True)
+            .first()
+        )
+        rounds = Q(match__table__round__tournament=tournament) & (
+            Q(match__table__round__status=Round.Status.STARTED) | Q(match__table__round_id=latest)
+        )
+    rows = (
+        Deal.objects.filter(rounds, match__deal_check=True, deleted_at__isnull=True)
+        .order_by("match__table__round__number", "match__table__number", "position")
+        .values_list("match_id", "match__table__round__number", "match__table__number", "checked_at")
+    )
+    found: dict[int, dict[str, Any]] = {}
+    numbers: dict[int, int] = {}
+    for match_id, round_number, table_number, checked_at in rows:
+        numbers[match_id] = numbers.get(match_id, 0) + 1
+        if checked_at is None:
+            entry = found.setdefault(
+                match_id, {"round": round_number, "table": table_number, "match_id": match_id, "deals": []}
+            )
+            entry["deals"].append(numbers[match_id])
+    return list(found.values())

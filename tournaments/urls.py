@@ -26,6 +26,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/manage/start/", views.start, name="start"),
     path("tournaments/<slug:slug>/manage/audit/", views.audit, name="audit"),
     path("tournaments/<slug:slug>/manage/embed/", views.embed_settings, name="embed_settings"),
+    path("tournaments/<slug:slug>/manage/deal-check/", views.deal_check, name="deal_check"),
     path("tournaments/<slug:slug>/manage/finish/", views.finish, name="finish"),
     path("tournaments/<slug:slug>/manage/rounds/<int:number>/clock/", views.round_clock, name="round_clock"),
     path("tournaments/<slug:slug>/manage/decisions/", views.adjustment_add, name="adjustment_add"),
@@ -47,4 +48,5 @@ urlpatterns = [
         name="table_qr",
     ),
     path("s/<str:token>/", views.scorekeeper_link, name="scorekeeper"),
+    path("tournaments/matches/<int:pk>/next/", views.table_next, name="table_next"),
 ]

@@ -17,6 +17,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_ratelimit.decorators import ratelimit
 
 from config.ratelimits import failed_lookups_limited
+from scoring.models import Match
+from scoring.permissions import can_see, table_of
 
 from . import clock, embed, selectors, services
 from .forms import EmbedForm, SwapForm, TournamentForm, entry_form
@@ -113,6 +115,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "clock": clock.state(rnd) if rnd.status == Round.Status.STARTED else None,
         "decisions": selectors.decisions_by_table(rnd=rnd),
     }
+    if rnd.status != Round.Status.DRAFT and selectors.can_manage(tournament, request.user):
+        context["deal_checks"] = selectors.unchecked_deals(tournament=tournament, rnd=rnd)  # the organizer's
     return render(request, "tournaments/round.html", context)
 
 
@@ -158,13 +162,29 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def scorekeeper_link(request: HttpRequest, token: str) -> HttpResponse:
     """The secret link of one table: it opens that table's sheet (and only grants that one)."""
-    table = get_object_or_404(Table.objects.select_related("match"), token=token)
-    if table.match is None:
-        return render(request, "tournaments/table_waiting.html", {"table": table}, status=200)
+    table = get_object_or_404(Table.objects.select_related("match", "round__tournament"), token=token)
+    if table.match is None:  # it says where it is, and asks again every 15 s (htmx) until it starts
+        context = {"table": table, "place": selectors.table_place(table=table)}
+        return render(request, "tournaments/table_waiting.html", context, status=200)
     allowed = set(request.session.get("scorekeeper_matches", []))
     allowed.add(table.match_id)
     request.session["scorekeeper_matches"] = sorted(allowed)
+    if request.htmx:  # the waiting page asking: the round has started, the whole page goes to the sheet
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("scoring:match", args=[table.match_id])
+        return response
     return redirect("scoring:match", pk=table.match_id)
+
+
+@require_safe
+def table_next(request: HttpRequest, pk: int) -> HttpResponse:
+    """What happens next for a tournament table whose match is over (its sheet asks every 15 s
+    while its teams wait for the next round): the part of the sheet that says it."""
+    match = get_object_or_404(Match.objects.select_related("table__round__tournament"), pk=pk)
+    if table_of(match) is None or not can_see(request.user, match, request.session):
+        raise Http404
+    coming = selectors.table_next(table=match.table) if match.status == Match.Status.FINISHED else None
+    return render(request, "tournaments/_table_next.html", {"match": match, "coming": coming})
 
 
 # Organizer ----------------------------------------------------------------------
@@ -235,8 +255,27 @@ def manage_page(
         "embed_form": embed_form,
         "embed_snippets": embed.snippets(request, tournament),
     }
+    if tournament.status == Tournament.Status.RUNNING:  # the other team's check of each deal
+        context["deal_check_asked"] = services.deal_check_asked(tournament)
+        context["deal_checks"] = selectors.unchecked_deals(tournament=tournament)
     status = 422 if form.errors or embed_form.errors or swap_form.errors else 200
     return render(request, "tournaments/manage.html", context, status=status)
+
+
+@organizer_only
+@require_POST
+def deal_check(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Ask the other team to check each deal on the tablets, or stop asking."""
+    on = request.POST.get("on") == "1"
+    if on:
+        success = gettext("The other team now checks each deal.")
+    else:
+        success = gettext("Deals are no longer checked.")
+
+    def action() -> None:
+        services.tournament_deal_check(tournament=tournament, on=on, user=request.user)
+
+    return _done(request, tournament, action, success)
 
 
 @organizer_only

@@ -49,6 +49,7 @@ V1_PATHS = {
     "/api/v1/matches/{id}/",
     "/api/v1/matches/{id}/deals/",
     "/api/v1/matches/{id}/deals/{deal_id}/",
+    "/api/v1/matches/{id}/deals/{deal_id}/check/",
     "/api/v1/matches/{id}/file/",
     "/api/v1/matches/{id}/finish/",
     "/api/v1/matches/{id}/sheet/",

@@ -9,6 +9,7 @@
 - ``finish``: the organizer's early finish.
 - ``clock``: a timed round's clock (start, pause, resume, extend).
 - ``director``: penalties, forfeits, matches awarded.
+- ``checks``: the other team's check of each deal on the tablet, where the tournament asks for it.
 - ``embed``: the embeds on a club's own website: the origins that may frame them, their colours.
 - ``queue``: asking for a recomputation once per burst of results.
 - ``sync``: what a client mirroring the API must learn (``updated_at`` moved, tombstones).
@@ -17,6 +18,7 @@ Pure pairing and standings code lives in ``pairing/`` and ``standings/``; these 
 rows and save what they return.
 """
 
+from .checks import deal_check_asked, tournament_deal_check
 from .clock import round_clock
 from .common import ACTIVE, STAGE_KINDS, TournamentError
 from .director import adjustment_delete, penalty_add, table_decide
@@ -44,6 +46,7 @@ __all__ = [
     "SwapRefused",
     "TournamentError",
     "adjustment_delete",
+    "deal_check_asked",
     "embed_origins_parse",
     "entry_register",
     "entry_register_late",
@@ -65,6 +68,7 @@ __all__ = [
     "table_decide",
     "tournament_avoid",
     "tournament_create",
+    "tournament_deal_check",
     "tournament_embed_update",
     "tournament_finish",
     "tournament_start",

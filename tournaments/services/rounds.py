@@ -16,7 +16,7 @@ from scoring import services as scoring_services
 
 from .. import live, pairing, signals
 from ..models import Entry, Round, Table, Tournament
-from . import individual, queue, refresh, sync
+from . import checks, individual, queue, refresh, sync
 from .common import STAGE_KINDS, TournamentError
 from .results import across_pools, knockout_tables, standings_compute
 from .stage import pending_playoffs, pools, stage_complete, stage_rounds, ties_at_cuts
@@ -396,6 +396,7 @@ def round_start(*, rnd: Round, user: Any = None) -> Round:
         options["deals"] = 0  # a knockout match is played to the target: it needs a winner
     elif rnd.kind == Round.Kind.PLAYOFF:
         options["deals"] = tournament.playoff_deals
+    deal_check = checks.deal_check_asked(tournament)  # the tournament's question (services.checks)
     for table in rnd.tables.select_related(
         "entry0__team__player_a", "entry0__team__player_b", "entry1__team__player_a", "entry1__team__player_b"
     ).select_related(*individual.MATCH_RELATED):
@@ -412,6 +413,7 @@ def round_start(*, rnd: Round, user: Any = None) -> Round:
             preset=tournament.preset,  # its name beside the options, spelt out (deleted since or not)
             created_by=user,
             preset_must_exist=False,
+            deal_check=deal_check,
         )
         table.save(update_fields=["match"])
     rnd.status = Round.Status.STARTED

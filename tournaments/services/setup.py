@@ -62,6 +62,7 @@ SETTINGS = (
     "signup_open",
     "starts_on",
     "confirmation",
+    "deal_check",
     "rated",
     "seed_by_rating",
 )

@@ -84,6 +84,36 @@ def table_clock(match) -> dict | None:
     return clock.state(table.round, table)
 
 
+def _table(match):
+    from django.core.exceptions import ObjectDoesNotExist
+
+    try:
+        return match.table
+    except (ObjectDoesNotExist, AttributeError):
+        return None
+
+
+@register.simple_tag
+def table_place(match) -> dict | None:
+    """Where a tournament match is played (``selectors.table_place``): its event, round, table and
+    the entries' numbers; None for a match outside a tournament."""
+    from tournaments import selectors
+
+    table = _table(match)
+    return None if table is None else selectors.table_place(table=table)
+
+
+@register.simple_tag
+def table_next(match) -> dict | None:
+    """For a tournament match that is over: what happens next for its teams (``selectors.table_next``)."""
+    from tournaments import selectors
+
+    table = _table(match)
+    if table is None or match.status != "finished":
+        return None
+    return selectors.table_next(table=table)
+
+
 @register.filter
 def clock_time(seconds) -> str:
     """Seconds as a clock: 2400 → "40:00", 59 → "0:59"; an hour or more as "1:05:00"."""
