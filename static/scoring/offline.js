@@ -1,7 +1,5 @@
-// Deals that wait, and sheets that open offline (README, "Tsoxa installs as an app"). A deal recorded
-// without a connection, or whose post gets a server error (5xx, 429) or no answer, waits in IndexedDB
-// with its key and is sent again, in order (2 s, 4 s, 8 s… later); a refusal (4xx) says why on the
-// pad. The header says "all sent" only once the server has them all. Words: tablet.js's tsoxaI18n.
+// Deals that wait (no connection, a 5xx or 429, no answer) in IndexedDB, sent again in order; sheets
+// that open offline (README, "Tsoxa installs as an app"). Words: tablet.js's tsoxaI18n.
 (() => {
   "use strict";
   const script = document.currentScript;
@@ -20,7 +18,7 @@
     return node;
   }
 
-  // The waiting deals, oldest first, a key once: {id, key, page, action, body (urlencoded), summary, queuedAt}.
+  // The waiting deals, oldest first, a key once: {id, key, page, action, body, summary, queuedAt}.
   const idb = (() => {
     let opened = null;
     const open = () => opened || (opened = new Promise((resolve, reject) => {
@@ -67,7 +65,7 @@
     remove: async (id) => local.write(local.read().filter((item, i) => (item.id || i + 1) !== id)),
   };
 
-  // IndexedDB if there is one; what waited in localStorage (an earlier version) moves there.
+  // IndexedDB if there is one; what waited in localStorage moves there.
   const store = (() => {
     const ready = (window.indexedDB ? idb.all() : Promise.reject(new Error("no IndexedDB")))
       .then(() => local.read().reduce((done, item) => done.then(() => {
@@ -95,7 +93,7 @@
       return (c === "x" ? r : (r & 0x3 | 0x8)).toString(16);
     });
   }
-  // The CSRF token of now (the cookie): a page served from the worker's copy may hold an older one.
+  // The CSRF token of now (the cookie): the worker's copy of a page may hold an older one.
   function csrf() {
     const cookie = document.cookie.split(/;\s*/).find((c) => c.startsWith("csrftoken="));
     if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
@@ -105,7 +103,7 @@
   const offlineCopy = () => document.documentElement.dataset.offlineCopy;
   const reload = () => store.all().then((list) => { waiting = list; show(); }, show);
 
-  // What the pad said, for the waiting row: who took the contract, the card points, capo.
+  // What the pad said, for the waiting row.
   function summary(form) {
     if (form.classList.contains("thrown-in-form")) return {thrown: true};
     const label = (name) => {
@@ -130,7 +128,7 @@
     return s.thrown ? gettext("all passed") : [s.maker, s.cards, s.capo].filter(Boolean).join(" · ");
   }
 
-  // A fresh pad for the next deal, with a key of its own (the one before waits with its deal).
+  // A fresh pad for the next deal, with a key of its own.
   function freshKeys() {
     const key = newKey();
     document.querySelectorAll(`:is(${DEAL_FORMS}) input[name="client_key"]`).forEach((field) => { field.value = key; });
@@ -150,7 +148,7 @@
     padEmpty = true;
   }
 
-  // The pad's deal (or what was posted of it: sent) waits; the pad is free for the next.
+  // The pad's deal (or what was sent of it) waits; the pad is free for the next.
   function enqueue(form, sent) {
     const body = new URLSearchParams(sent ? sent.formData : new FormData(form));
     body.delete("version");  // this tablet's deals follow each other: no stale-sheet check
@@ -169,7 +167,7 @@
     return store.add(item).then(reload, () => { /* not stored: it waits in this page */ });
   }
 
-  // Send what waits, oldest first. One that cannot go stops the rest (none overtakes it); a refused one is said.
+  // Send what waits, oldest first; one that cannot go stops the rest; a refused one is said.
   let sending = null;
   const exclusive = (work) => navigator.locks && navigator.locks.request ? navigator.locks.request("tsoxa-send", work) : work();
   const failed = (status) => status >= 500 || status === 429;
@@ -198,7 +196,7 @@
     }
     return {sent: sent, refused: refused, stopped: stopped};
   }
-  // While the server fails, tried again later each time; at once when it answers.
+  // Tried again later while the server fails.
   let retryIn = 0, retryTimer = null;
   function retryLater() {
     retryIn = Math.min(retryIn ? retryIn * 2 : RETRY_FIRST_MS, RETRY_MS);
@@ -224,7 +222,7 @@
     return sending;
   }
 
-  // The sheet as the server has it now (deals sent, or an offline copy back online).
+  // The sheet as the server has it now.
   function refreshSheet() {
     if (!document.getElementById("match-area") || !window.htmx || !SHEET_PATH.test(location.pathname)) return;
     htmx.ajax("GET", location.pathname, {target: "#match-area", select: "#match-area", swap: "outerHTML"});
@@ -262,7 +260,7 @@
     const recorded = table.querySelectorAll('tr[data-testid="deal-row"]').length;
     const head = table.tHead && table.tHead.rows[0];
     const columns = head ? Array.from(head.cells).reduce((n, cell) => n + cell.colSpan, 0) : 2;
-    // Where sheet.html put the waiting rows says whether the newest deal is first.
+    // Newest first? Where sheet.html put the waiting rows says.
     const others = Array.from(table.tBodies).filter((b) => b !== body);
     const newestFirst = others.length > 0 && !!(body.compareDocumentPosition(others[0]) & Node.DOCUMENT_POSITION_FOLLOWING);
     const rows = list.map((item, i) => {
@@ -271,6 +269,7 @@
         el("td", {colSpan: Math.max(1, columns - 1)},
           el("span", {className: "badge waiting", textContent: gettext("waiting")}), " ", describe(item.summary)));
       row.dataset.testid = "waiting-row";
+      row.dataset.key = item.key;
       return row;
     });
     if (newestFirst) rows.reverse();
@@ -310,9 +309,20 @@
     showRows(mine);
     showTotals(mine.length);
     showPending(mine.length);
+    workOut(mine);
   }
 
-  // A page served from the worker's copy says so, with the time it was kept.
+  // What they make, by the engine on the tablet (engine-loader.js: loaded once a deal waits).
+  let engine = null;
+  function workOut(mine) {
+    if ((!engine && !mine.length) || !SHEET_PATH.test(location.pathname) || !script) return;
+    engine = engine || new Promise((resolve, reject) => {
+      document.head.append(el("script", {src: script.src.replace(/offline\.js/, "engine-loader.js"), onload: resolve, onerror: reject}));
+    });
+    engine.then(() => window.tsoxaEngine.show(mine), () => {});
+  }
+
+  // The worker's copy of a page says so, with its time.
   function showCopy() {
     const kept = offlineCopy();
     const old = document.getElementById("offline-copy");
@@ -330,18 +340,20 @@
     (document.querySelector("main") || document.body).prepend(line);
   }
 
-  // The service worker keeps this sheet as it is now, for the next time without a connection.
+  // sw.js keeps this sheet as it is now; with a pad, its match file and the engine (only those: engineOnly).
   let keepTimer = null;
-  function keepSheet() {
+  function keepSheet(engineOnly) {
     clearTimeout(keepTimer);
     keepTimer = setTimeout(() => {
       const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
       if (!worker || !navigator.onLine || offlineCopy() || !SHEET_PATH.test(location.pathname)) return;
-      const channel = new MessageChannel();
+      const channel = new MessageChannel(), html = document.documentElement.dataset;
       channel.port1.onmessage = (e) => {
-        if (e.data && e.data.kept) document.documentElement.dataset.offlineReady = "true";
+        if (e.data.kept) html.offlineReady = "true";
+        if ("engine" in e.data) html.engineKept = String(e.data.engine);
       };
-      worker.postMessage({type: "keep-sheet", url: location.pathname}, [channel.port2]);
+      const type = engineOnly === true ? "keep-engine" : "keep-sheet", pad = !!document.querySelector(DEAL_FORMS);
+      worker.postMessage({type: type, url: location.pathname, engine: pad}, [channel.port2]);
     }, 50);
   }
   if ("serviceWorker" in navigator && script && script.dataset.sw) {
@@ -351,7 +363,7 @@
 
   // Events
 
-  // Record on a pad untouched since the last deal went to wait: a double tap, not a deal.
+  // Record on an untouched pad: a double tap, not a deal.
   ["input", "change", "tsoxa:changed"].forEach((type) => document.addEventListener(type, (e) => {
     if (!e.target.closest || !e.target.closest("form.deal-form")) return;
     padEmpty = false;
@@ -363,12 +375,12 @@
     const elt = e.detail.elt;
     if (e.defaultPrevented || !elt || !elt.matches) return;  // the pad itself stopped it (tablet.js)
     if (isDeal(elt) && (!navigator.onLine || here().length)) {
-      // Without a connection, or behind deals waiting: it waits too, after them.
+      // Offline, or behind waiting deals: it waits too.
       e.preventDefault();
       if (padEmpty && elt.matches("form.deal-form")) return;
       enqueue(elt).then(resend);
     } else if (isDeal(elt)) {
-      // On its way: what was sent is kept, should it have to wait.
+      // On its way: kept, should it have to wait.
       const config = e.detail.requestConfig;
       flight = config.tsoxaDeal = {formData: config.formData, summary: summary(elt), touched: false};
       hold(true);
@@ -392,7 +404,7 @@
     const status = e.detail.xhr ? e.detail.xhr.status : 0;
     if (status >= 200 && status < 400 && waiting.length) resend();  // a lost one waits for its retry
   });
-  // No answer, or the server's own error: the deal waits, with its key, and is sent again.
+  // No answer, or a server error: the deal waits and is sent again.
   function lost(e) {
     if (!sentOf(e)) return false;
     enqueue(e.detail.elt, sentOf(e)).then(retryLater);
@@ -410,13 +422,13 @@
     show();
   });
 
-  // While a deal is on its way, Record and "thrown in" wait for its answer.
+  // The pad waits for the answer of the deal on its way.
   function hold(on) {
     document.querySelectorAll("button[type=submit]").forEach((b) => {
       if (isDeal(b.form)) b.disabled = on;
     });
   }
-  // Refused: the pad says why (the answer's heading) and keeps what was typed.
+  // Refused: the pad says why and keeps what was typed.
   function refusal(xhr) {
     const box = document.querySelector("form.deal-form .pad-alert");
     if (!box) return;
@@ -442,7 +454,7 @@
     show();
   });
 
-  // Logging out forgets the sheets kept here (the next person may not see them).
+  // Logging out forgets the sheets kept here.
   document.addEventListener("submit", (e) => {
     if (e.target instanceof HTMLFormElement && /\/logout\/$/.test(e.target.action) && window.caches) {
       caches.delete(SHEETS_CACHE);
@@ -459,6 +471,7 @@
     if (navigator.serviceWorker && navigator.serviceWorker.controller && window.caches && SHEET_PATH.test(location.pathname) && !offlineCopy()) {
       caches.open(SHEETS_CACHE).then((cache) => cache.match(location.pathname))
         .then((copy) => { if (copy) document.documentElement.dataset.offlineReady = "true"; }, () => {});
+      keepSheet(true);
     }
     show();
     reload().then(() => {

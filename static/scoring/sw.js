@@ -5,12 +5,18 @@
 // - A sheet (/matches/<id>/) is asked of the network first; its last answer is kept, and without a
 //   connection that copy is served, marked with the time it was kept (data-offline-copy on <html>:
 //   offline.js says so on the page). Any other page without a connection: the offline page.
+// - With a sheet whose page has a pad, its match file (the API's FORMAT.md input) is kept too, and
+//   once the scoring engine: Pyodide's core files and /engine.zip (scoring/engine/'s Python files),
+//   for engine-loader.js to work out the deals that wait without a connection. The engine's cache
+//   is named by TSOXA.engine.version: a new Pyodide or a changed engine file is kept anew.
 // - Nothing else is kept: posts (deals, corrections) and htmx's fragments always go to the network.
 /* global TSOXA */
 "use strict";
 
 const STATIC_CACHE = "tsoxa-static-" + TSOXA.version;
 const SHEETS = "tsoxa-sheets";
+const ENGINE_CACHE = "tsoxa-engine-" + TSOXA.engine.version;
+const MATCH_FILE = /^\/api\/v1\/matches\/(\d+)\/file\/$/;
 const KEPT_AT = "X-Tsoxa-Kept-At";
 const MOST_SHEETS = 30;
 const SHEET_PATH = /^\/matches\/\d+\/$/;
@@ -26,7 +32,8 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys()
     .then(function (names) {
       return Promise.all(names.filter(function (name) {
-        return name.startsWith("tsoxa-static-") && name !== STATIC_CACHE;
+        return (name.startsWith("tsoxa-static-") && name !== STATIC_CACHE) ||
+          (name.startsWith("tsoxa-engine-") && name !== ENGINE_CACHE);
       }).map(function (name) { return caches.delete(name); }));
     })
     .then(function () { return self.registration.navigationPreload && self.registration.navigationPreload.enable(); })
@@ -58,9 +65,52 @@ async function keepSheet(url, response) {
   const sheets = (await cache.keys()).map(function (request) { return new URL(request.url).pathname; })
     .filter(function (path) { return SHEET_PATH.test(path); });
   await Promise.all(sheets.slice(0, Math.max(0, sheets.length - MOST_SHEETS)).map(function (path) {
-    return Promise.all([cache.delete(path), cache.delete(path + "chart.svg")]);
+    return Promise.all([cache.delete(path), cache.delete(path + "chart.svg"), cache.delete(matchFileOf(path))]);
   }));
   return true;
+}
+
+// The match file of a sheet (/matches/7/ -> /api/v1/matches/7/file/), kept beside it.
+function matchFileOf(sheetPath) {
+  return "/api/v1" + sheetPath + "file/";
+}
+async function keepMatchFile(sheetPath) {
+  const path = matchFileOf(sheetPath);
+  const response = await fetch(path, {credentials: "same-origin", headers: {"Accept": "application/json"}});
+  return response.ok && keepBeside(sheetPath, path, response);
+}
+// Kept only beside its kept sheet: once the sheets are forgotten (logging out), an answer that
+// comes later is not kept either.
+async function keepBeside(sheetPath, path, response) {
+  const cache = await caches.open(SHEETS);
+  if (!(await cache.match(sheetPath))) return false;
+  await cache.put(path, response);
+  return true;
+}
+// A match file: from the network first; kept beside its sheet; without a connection, the copy.
+async function matchFile(request, path) {
+  try {
+    const response = await fetch(request);
+    if (response.ok) keepBeside(path.replace(/^\/api\/v1/, "").replace(/file\/$/, ""), path, response.clone());
+    return response;
+  } catch (error) {
+    const copy = await caches.match(path, {cacheName: SHEETS});
+    if (copy) return copy;
+    throw error;
+  }
+}
+
+// The engine: each of its files fetched once (per version) and kept.
+async function keepEngine() {
+  const cache = await caches.open(ENGINE_CACHE);
+  const done = await Promise.all(TSOXA.engine.files.map(async function (path) {
+    if (await cache.match(path)) return true;
+    const response = await fetch(path, {credentials: "same-origin"});
+    if (!response.ok) return false;
+    await cache.put(path, response);
+    return true;
+  }));
+  return done.every(Boolean);
 }
 
 // The kept copy, marked as such: the page tells it is not fresh.
@@ -126,6 +176,14 @@ async function networkFirst(request, cacheName, key) {
   }
 }
 
+// Pyodide's files, once kept, from here; the engine's own files from the network first (the
+// server's engine, when there is one to ask).
+async function engineFile(request, path) {
+  if (!path.startsWith(TSOXA.static)) return networkFirst(request, ENGINE_CACHE, path);
+  const hit = await caches.match(path, {cacheName: ENGINE_CACHE});
+  return hit || fetch(request);
+}
+
 self.addEventListener("fetch", function (event) {
   const request = event.request;
   if (request.method !== "GET") return;  // posts go to the network; their answers are never kept
@@ -135,6 +193,10 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(SHEET_PATH.test(url.pathname) ? sheet(event) : page(event));
   } else if (request.headers.get("HX-Request")) {
     return;  // a fragment of a page: only ever fresh
+  } else if (TSOXA.engine.files.includes(url.pathname)) {
+    event.respondWith(engineFile(request, url.pathname));
+  } else if (MATCH_FILE.test(url.pathname)) {
+    event.respondWith(matchFile(request, url.pathname));
   } else if (url.pathname.startsWith(TSOXA.static)) {
     event.respondWith(kept(request));
   } else if (url.pathname === TSOXA.catalog) {
@@ -145,13 +207,28 @@ self.addEventListener("fetch", function (event) {
 });
 
 // A page asks to keep its sheet as it is now (after a deal, or when this worker starts to control
-// it): the worker asks the network for the whole page and answers whether it was kept.
+// it): the worker asks the network for the whole page and answers whether it was kept. A sheet with
+// a pad (data.engine) keeps its match file and the engine too, and says so in a second answer.
 self.addEventListener("message", function (event) {
   const data = event.data || {};
-  if (data.type !== "keep-sheet" || !SHEET_PATH.test(new URL(data.url, self.location.href).pathname)) return;
+  const path = new URL(data.url || "", self.location.href).pathname;
+  if (!["keep-sheet", "keep-engine"].includes(data.type) || !SHEET_PATH.test(path)) return;
   const port = event.ports && event.ports[0];
+  const answer = function (message) { if (port) port.postMessage(message); };
+  const engine = function () {
+    return Promise.all([keepMatchFile(path), keepEngine()])
+      .then(function (both) { return both[0] && both[1]; }, function () { return false; })
+      .then(function (ready) { answer({engine: ready}); });
+  };
+  if (data.type === "keep-engine") {  // the sheet is being kept by its navigation: the rest, after it
+    if (data.engine) event.waitUntil(new Promise(function (done) { setTimeout(done, 500); }).then(engine));
+    return;
+  }
   event.waitUntil(fetch(data.url, {credentials: "same-origin", headers: {"Accept": "text/html"}})
     .then(function (response) { return keepSheet(data.url, response); })
     .catch(function () { return false; })
-    .then(function (done) { if (port) port.postMessage({kept: !!done}); }));
+    .then(function (done) {
+      answer({kept: !!done});
+      return done && data.engine ? engine() : null;
+    }));
 });
