@@ -1,11 +1,10 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 
 from config import pwa
 from config.ratelimits import login_limited
-from config.views import health
+from config.views import ScriptCatalog, health
 
 # Guessing passwords is slowed down, per address and per username, on every way in (the admin's
 # login and the API's token endpoint share the counts): config/ratelimits.py.
@@ -32,7 +31,7 @@ urlpatterns = [
     # The language switcher posts to i18n/setlang/; tablet.js reads its words from jsi18n/.
     path("i18n/", include("django.conf.urls.i18n")),
     # Our own words only (locale/), not the admin's: a third of the bytes (each page stays light).
-    path("jsi18n/", JavaScriptCatalog.as_view(packages=["scoring"]), name="javascript-catalog"),
+    path("jsi18n/", ScriptCatalog.as_view(packages=["scoring"]), name="javascript-catalog"),
     path("players/", include(("league.player_urls", "players"), namespace="players")),
     path("", include("webhooks.urls")),
     path("", include("league.urls")),

@@ -11,9 +11,19 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+from django.views.i18n import JavaScriptCatalog
 
 from config.api_errors import NOT_FOUND, PROBLEM_TYPES, SERVER_ERROR, THROTTLED, problem_response
 from config.health import report
+
+
+class ScriptCatalog(JavaScriptCatalog):
+    """Django's catalogue of our scripts' words (``jsi18n/``), without the date and number formats
+    it would add: no script of ours reads them (``get_format``), and every page stays under its
+    100 kB of CSS and JavaScript (the tablet's sheet in Greek is the closest)."""
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "formats": {}}
 
 
 @require_safe

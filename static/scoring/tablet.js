@@ -1,7 +1,4 @@
-// The tablet pad: number keys, meld chips, the other team's card points.
-// Every control is a real form field, so the page works without this file.
-// Its few words come from Django's JavaScript catalogue (jsi18n/, loaded before this file by
-// base.html): gettext, ngettext and interpolate, or English if the catalogue did not load.
+// The tablet pad, the pickers, the clock: what each part does is in docs/tablet-layout.md.
 window.tsoxaI18n = {
   gettext: function (text) { return window.gettext ? window.gettext(text) : text; },
   ngettext: function (one, many, n) { return window.ngettext ? window.ngettext(one, many, n) : (n === 1 ? one : many); },
@@ -275,12 +272,7 @@ window.tsoxaI18n = {
   }
   document.addEventListener("input", function (e) { if (e.target.matches("input[data-seat]")) seatLabels(); });
 
-  // Start a match: the pickers. This tablet's recent teams come first, one tap each (a radio
-  // button, so it works without this file): tapping one fills its name and its two players.
-  // Two letters or more typed in a name ask the server for the players (or teams) of that name
-  // that this person may see; tapping one picks that person: a hidden id beside the name. A name
-  // typed and not picked is a new player, as it is without this file. An empty name offers the
-  // players and teams of this tablet's recent matches.
+  // Start a match: the pickers (docs/tablet-layout.md).
   const field = function (name) { return document.querySelector(`input[name="${name}"]`); };
   const pickId = function (input) { return document.querySelector(`input[data-pick-id="${input.name}"]`); };
   const cards = function (t) { return document.querySelector(`.team-cards[data-team="${t}"]`); };
@@ -397,8 +389,7 @@ window.tsoxaI18n = {
     }
   });
 
-  // Start a match: only the chosen game's options are shown (all of them without JavaScript), and
-  // the way play goes round the table is the game's: to the left in Mpourloto, to the right in the others.
+  // Start a match: the chosen game's options, and its way round the table.
   function optionGroups() {
     const game = document.querySelector('input[name="ruleset"]:checked');
     document.querySelectorAll(".option-group[data-ruleset]").forEach(function (group) {
@@ -436,11 +427,7 @@ window.tsoxaI18n = {
   document.addEventListener("htmx:afterSettle", init);
 })();
 
-// A deal recorded without a connection waits on this tablet (IndexedDB) and is sent when it
-// returns: offline.js.
-
-// The Content-Security-Policy (config/settings/base.py) runs no inline handler and no evaluated
-// code: what the templates would otherwise have written inline is done here.
+// What the templates would otherwise write inline (the Content-Security-Policy runs none).
 (function () {
   "use strict";
   // A form with data-question asks it before it is sent (deleting a deal).
@@ -457,8 +444,7 @@ window.tsoxaI18n = {
   });
 })();
 
-// A timed round's clock on the sheet: counts down from the seconds the server gave (no request
-// per second); at zero it says that the deal in play is the last. The server decides that, too.
+// A timed round's clock on the sheet (docs/tablet-layout.md).
 (function () {
   function tick() {
     document.querySelectorAll(".round-clock[data-state=running]").forEach(function (el) {
