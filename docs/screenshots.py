@@ -1,5 +1,6 @@
 """Screenshots for the README: the sheet with its pad, a tournament's standings, a player's page (with
-the rating's chart), the new-match page and a club's page, on a 10" tablet in landscape (1280×800)
+the rating's chart), the new-match page, a club's page and a tournament table's sheet (opened from
+its link), on a 10" tablet in landscape (1280×800)
 and portrait (800×1280).
 
     .venv/bin/python docs/screenshots.py            # writes docs/screenshots/*.png
@@ -47,7 +48,7 @@ def prepare() -> dict[str, str]:
     from players.models import Player, Team
     from scoring import services
     from scoring.models import Match
-    from tournaments.models import Tournament
+    from tournaments.models import Table, Tournament
 
     call_command("migrate", verbosity=0)
     call_command("demo_data", verbosity=0)
@@ -63,12 +64,18 @@ def prepare() -> dict[str, str]:
             number += 1
     playing = Match.objects.get(team0__name="Kafeneio A", team1__name="Kafeneio B")
     rated = Player.objects.filter(rating__isnull=False).order_by("-rated_matches", "-rating").first()
+    # A tournament table in play, opened from its link: two of its four deals played.
+    night = Tournament.objects.get(name="Friday club night")
+    table = Table.objects.select_related("match").get(round__tournament=night, round__number=2, number=3)
+    for number in range(2):
+        services.deal_record(match=table.match, deal=demo_deal(rng, number), user=user)
     return {
         "new-match": "/matches/new/",
         "sheet": f"/matches/{playing.pk}/",
         "standings": f"/tournaments/{Tournament.objects.get(name='Friday club night').slug}/standings/",
         "player": f"/players/{rated.pk}/",
         "club": "/clubs/demo-club/",
+        "table": f"/s/{table.token}/",
     }
 
 
@@ -120,6 +127,8 @@ def shoot(base: str, paths: dict[str, str], out: Path, lang: str) -> list[Path]:
             page.locator('main button[type="submit"]').click()
             page.wait_for_load_state()
             for name, path in paths.items():
+                if path.startswith("/s/"):  # a table's link (listed last): its tablet, without an account
+                    context.clear_cookies()
                 page.goto(base + path)
                 page.wait_for_load_state("networkidle")
                 file = out / f"{name}-{orientation}.png"
