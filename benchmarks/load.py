@@ -711,36 +711,37 @@ def ms_rounds(times: list[float]) -> str:
 # The benchmark ---------------------------------------------------------------------------------
 
 
-def elsewhere() -> None:
-    """Not on PostgreSQL: run again on the default PostgreSQL when it answers, else say how."""
-    how = f"DATABASE_URL={DEFAULT_DATABASE_URL} ./run bench load"
+def elsewhere(name: str = "load", database: str = DEFAULT_DATABASE_URL) -> None:
+    """Not on PostgreSQL: run the benchmark ``name`` again on ``database`` when its PostgreSQL
+    answers, else say how (the load and the screens benchmarks need PostgreSQL)."""
+    how = f"DATABASE_URL={database} ./run bench {name}"
     if os.environ.get("DATABASE_URL"):
-        raise SystemExit(f"the load benchmark needs PostgreSQL, not {connection.vendor}: {how}")
+        raise SystemExit(f"the {name} benchmark needs PostgreSQL, not {connection.vendor}: {how}")
     import psycopg
 
     try:
-        psycopg.connect(DEFAULT_DATABASE_URL.rsplit("/", 1)[0] + "/postgres", connect_timeout=3).close()
+        psycopg.connect(database.rsplit("/", 1)[0] + "/postgres", connect_timeout=3).close()
     except psycopg.Error as error:
         raise SystemExit(
-            f"the load benchmark needs PostgreSQL, and none answers at {DEFAULT_DATABASE_URL} "
+            f"the {name} benchmark needs PostgreSQL, and none answers at {database} "
             f"({str(error).strip().splitlines()[0]}): start one, or give yours: {how}"
         ) from None
-    print(f"Load: no DATABASE_URL, so on PostgreSQL at {DEFAULT_DATABASE_URL} (its own throw-away database)")
+    print(f"{name.capitalize()}: no DATABASE_URL, so on PostgreSQL at {database} (a throw-away database)")
     sys.stdout.flush()
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "load"],
+        [sys.executable, "-m", "benchmarks", name],
         cwd=settings.BASE_DIR,
-        env={**os.environ, "DATABASE_URL": DEFAULT_DATABASE_URL},
+        env={**os.environ, "DATABASE_URL": database},
         check=False,
     )
     if done.returncode:
         raise SystemExit(done.returncode)
 
 
-def figure(label: str, value: str, target: str = "", ok: bool | None = None) -> None:
+def figure(label: str, value: str, target: str = "", ok: bool | None = None, *, width: int = 34) -> None:
     """One figure, its target beside it."""
     mark = "" if ok is None else ("  ok" if ok else "  MISSED")
-    print(f"{label:<34} {value}" + (f"  [target {target}]{mark}" if target else ""))
+    print(f"{label:<{width}} {value}" + (f"  [target {target}]{mark}" if target else ""))
 
 
 def rate(n: int, seconds: float) -> float:

@@ -40,6 +40,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import override_settings
 
+from benchmarks import load
 from benchmarks.load import database_url, free_port
 from tournaments import live, services
 from tournaments.models import Tournament
@@ -275,40 +276,12 @@ def set_up() -> list[Tournament]:
 
 
 def figure(label: str, value: str, target: str = "", ok: bool | None = None) -> None:
-    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
-    print(f"{label:<44} {value}" + (f"  [target {target}]{mark}" if target else ""))
-
-
-def elsewhere() -> None:
-    how = f"DATABASE_URL={DEFAULT_DATABASE_URL} ./run bench screens"
-    if os.environ.get("DATABASE_URL"):
-        raise SystemExit(f"the screens benchmark needs PostgreSQL, not {connection.vendor}: {how}")
-    import psycopg
-
-    try:
-        psycopg.connect(DEFAULT_DATABASE_URL.rsplit("/", 1)[0] + "/postgres", connect_timeout=3).close()
-    except psycopg.Error as error:
-        raise SystemExit(
-            f"the screens benchmark needs PostgreSQL, and none answers at {DEFAULT_DATABASE_URL} "
-            f"({str(error).strip().splitlines()[0]}): start one, or give yours: {how}"
-        ) from None
-    print(
-        f"Screens: no DATABASE_URL, so on PostgreSQL at {DEFAULT_DATABASE_URL} (its own throw-away database)"
-    )
-    sys.stdout.flush()
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "screens"],
-        cwd=settings.BASE_DIR,
-        env={**os.environ, "DATABASE_URL": DEFAULT_DATABASE_URL},
-        check=False,
-    )
-    if done.returncode:
-        raise SystemExit(done.returncode)
+    load.figure(label, value, target, ok, width=44)
 
 
 def run() -> None:
     if connection.vendor != "postgresql":
-        return elsewhere()
+        return load.elsewhere("screens", DEFAULT_DATABASE_URL)
     try:
         redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
     except redis.RedisError as error:
