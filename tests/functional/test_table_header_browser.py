@@ -153,6 +153,19 @@ def test_the_table_link_says_where_it_is_and_every_control_stays_in_view(
     assert page.evaluate(HEADER_JS) == []
 
 
+def test_on_a_phone_the_place_takes_a_row_of_its_own_and_nothing_covers_it(tablet, organizer) -> None:
+    t = concours(organizer, "mpourloto")
+    rnd = services.round_start(rnd=services.round_generate(tournament=t, user=organizer), user=organizer)
+    page = tablet(rnd.tables.get(number=1), {"width": 390, "height": 844})
+    expect(page.get_by_test_id("table-place")).to_contain_text(f"{EVENT} · Round 1 · Table 1")
+    brand, where = (
+        page.locator(".topbar .brand").bounding_box(),
+        page.get_by_test_id("table-place").bounding_box(),
+    )
+    assert where["y"] >= brand["y"] + brand["height"] - 1, (brand, where)  # under the ♣ and the languages
+    assert page.evaluate(HEADER_JS) == []
+
+
 def test_the_last_deal_then_what_happens_next(tablet, organizer) -> None:
     teams = [
         ("Aces", ("Ada", "Bo")),
