@@ -143,14 +143,40 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class Gunicorn:
-    """gunicorn on a free port of 127.0.0.1, serving the throw-away database; always stopped."""
+class Served:
+    """A server of the app started by a benchmark on a free port of 127.0.0.1, its output in a log
+    file; stopped gracefully (the requests in flight finished first) when the ``with`` ends."""
+
+    STOP_WAIT = 40
+
+    def __init__(self, name: str) -> None:
+        self.port = free_port()
+        self.log_path = Path(tempfile.mkstemp(prefix=f"tsoxa-{name}-", suffix=".log")[1])
+        self.proc: subprocess.Popen | None = None
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=self.STOP_WAIT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+class Gunicorn(Served):
+    """gunicorn serving the throw-away database; always stopped."""
 
     def __init__(self, workers: int, threads: int) -> None:
+        super().__init__("load-gunicorn")
         self.workers, self.threads = workers, threads
-        self.port = free_port()
-        self.log_path = Path(tempfile.mkstemp(prefix="tsoxa-load-gunicorn-", suffix=".log")[1])
-        self.proc: subprocess.Popen | None = None
 
     def __enter__(self) -> Gunicorn:
         env = {
@@ -197,23 +223,6 @@ class Gunicorn:
                 conn.close()
             time.sleep(0.2)
         raise SystemExit(f"gunicorn did not answer within 60 s:\n{self.log()[-3000:]}")
-
-    def stop(self) -> None:
-        """Graceful: the requests in flight are finished first."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
 
 
 def cpu_seconds(pid: int | None) -> float | None:

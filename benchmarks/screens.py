@@ -29,7 +29,6 @@ import resource
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -41,7 +40,7 @@ from django.db import connection
 from django.test.utils import override_settings
 
 from benchmarks import load
-from benchmarks.load import database_url, free_port
+from benchmarks.load import database_url
 from tournaments import live, services
 from tournaments.models import Tournament
 
@@ -73,13 +72,13 @@ def raise_file_limit(wanted: int) -> int:
 # The live process ------------------------------------------------------------------------------
 
 
-class Live:
-    """uvicorn serving config.asgi on a free port, as docker-compose.yml's live service does."""
+class Live(load.Served):
+    """uvicorn serving config.asgi, as docker-compose.yml's live service does."""
+
+    STOP_WAIT = 30
 
     def __init__(self) -> None:
-        self.port = free_port()
-        self.log_path = Path(tempfile.mkstemp(prefix="tsoxa-screens-uvicorn-", suffix=".log")[1])
-        self.proc: subprocess.Popen | None = None
+        super().__init__("screens-uvicorn")
 
     def __enter__(self) -> Live:
         env = {
@@ -113,21 +112,6 @@ class Live:
                 time.sleep(0.1)
         self.stop()
         raise SystemExit(f"uvicorn did not start within 60 s:\n{self.log()[-3000:]}")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
 
     def status(self, field: str) -> int:
         """A field of /proc/<pid>/status (VmRSS in kB, Threads)."""
