@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
 from django.utils.timezone import localtime
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -32,7 +33,7 @@ from players.models import Player, Team
 
 from . import api_schema, engine, selectors, services
 from .models import RULESET_KEYS, Deal, Match
-from .permissions import SESSION_KEY, can_check, can_keep, can_see, can_write
+from .permissions import SESSION_KEY, can_check, can_end, can_keep, can_see, can_write
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("8f5b8f0e-3c57-4f43-9a63-5d2f8f0c9b1e")
 # Request examples: the docs show them, and the schema-driven test run sends them, so that the write
@@ -491,8 +492,11 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(request=None, responses={200: MatchDetailSerializer}, parameters=[IF_MATCH])
     @action(detail=True, methods=["post"])
     def finish(self, request, pk=None):
-        """End the match now (by agreement): the higher total wins, equal totals are a draw."""
+        """End the match now (by agreement): the higher total wins, equal totals are a draw. At a
+        tournament's table only its organizer may (403 for the table's scorekeeper)."""
         match = self._writable(self.get_object())
+        if not can_end(request.user, match):
+            raise PermissionDenied(gettext("At a tournament table, the organizer ends the match."))
         services.match_finish(match=match, user=actor(request), expected_version=self._if_match())
         match.refresh_from_db()
         return Response(MatchDetailSerializer(match).data)

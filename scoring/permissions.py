@@ -68,6 +68,12 @@ def organizes(user: Any, match: Match) -> bool:
     return user.is_superuser or tournament.organizer_id == user.pk
 
 
+def can_end(user: Any, match: Match) -> bool:
+    """May this person end the match early ("End the match", ``POST …/finish/``)? Anyone who keeps a
+    casual match; at a tournament's table only its organizer, who decides when a match stops."""
+    return table_of(match) is None or organizes(user, match)
+
+
 def open_at_the_table(match: Match) -> bool:
     """May the table still change the result? A tournament's match while its round is being played
     and the tournament runs; any match until its result has been confirmed. After that only the

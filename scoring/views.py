@@ -25,10 +25,10 @@ from .permissions import (
     SESSION_KEY,
     can_check,
     can_confirm,
+    can_end,
     can_keep,
     can_see,
     confirm_teams,
-    organizes,
     settled_for,
     table_of,
 )
@@ -98,7 +98,7 @@ def _table_context(request: HttpRequest, match: Match, sheet: engine.Sheet) -> d
         "deals_of": {"number": min(played + 1, deals), "of": deals, "last": played + 1 >= deals}
         if deals
         else None,
-        "can_end": table is None or organizes(request.user, match),
+        "can_end": can_end(request.user, match),
     }
     if table is not None and not table.confirmation_asked:
         context.update(can_confirm=False, confirm_teams=())
@@ -361,7 +361,7 @@ def match_end(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(request, pk)
     if refused := _refused(request, match):
         return refused
-    if table_of(match) is not None and not organizes(request.user, match):
+    if not can_end(request.user, match):
         messages.error(request, gettext("At a tournament table, the organizer ends the match."))
         return redirect("scoring:match", pk=match.pk)
     try:

@@ -146,6 +146,24 @@ def test_end_the_match_is_the_organizers_at_a_tournament_table(organizer):
     assert "End the match" in director.get(sheet).content.decode()
 
 
+def test_the_api_leaves_the_end_of_a_tournament_match_to_the_organizer_too(organizer):
+    t = concours(organizer, deals=5)
+    table = table_of(next_round(t, organizer))
+    client, _ = tablet(table)
+    scoring.deal_record(match=table.match, deal=WIN_0)
+    finish = f"/api/v1/matches/{table.match_id}/finish/"
+    refused = client.post(finish, content_type="application/json")
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == "At a tournament table, the organizer ends the match."
+    table.match.refresh_from_db()
+    assert table.match.status == "in_progress"
+    director = Client()
+    director.force_login(organizer)
+    assert director.post(finish, content_type="application/json").status_code == 200
+    table.match.refresh_from_db()
+    assert table.match.status == "finished"
+
+
 @pytest.mark.parametrize("asked", [False, True])
 def test_confirmation_buttons_only_where_the_tournament_asks_for_them(organizer, asked):
     t = concours(organizer, deals=1, confirmation=asked)
