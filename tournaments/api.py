@@ -31,6 +31,12 @@ from scoring import selectors as scoring_selectors
 from scoring.models import RULESET_KEYS
 from scoring.permissions import can_write
 
+from .api_bracket import BracketActions
+from .api_bulk import BulkActions
+from .api_checkin import CheckinActions
+from .api_console import ConsoleActions
+from .api_entries import EntryActions
+from .api_paper import PaperActions
 from . import api_schema, clock, selectors, services, standings
 from .api_schema import RankingSerializer
 from .models import Adjustment, Entry, Round, Table, Tournament
@@ -508,6 +514,12 @@ class OrganizerOrReadOnly(permissions.BasePermission):
 
 @extend_schema(tags=["tournaments"])
 class TournamentViewSet(
+    BulkActions,
+    EntryActions,
+    CheckinActions,
+    ConsoleActions,
+    PaperActions,
+    BracketActions,
     mixins.CreateModelMixin,
     mixins.RetrieveModelMixin,
     mixins.UpdateModelMixin,

@@ -111,6 +111,9 @@ class Tournament(models.Model):
         default=False, help_text="Swiss: round 1 drawn by the players' ratings (highest against the middle)"
     )
     signup_open = models.BooleanField(default=False)
+    checkin_open = models.BooleanField(
+        default=False, help_text="Each team's own link (and QR code) checks it in while this is on"
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
     participants = models.JSONField(
         default=list, blank=True, help_text="Entry ids playing, fixed at the start"
@@ -180,6 +183,15 @@ class Entry(models.Model):
         null=True, blank=True, help_text="A late entry: the first round it plays"
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    number = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The entry's number: given in order of entry, editable before the start, shown wherever "
+        "the team is and accepted wherever a team is picked",
+    )
+    checkin_token = models.CharField(
+        max_length=40, unique=True, default=new_token, help_text="The team's own check-in link's secret"
+    )
     seed = models.PositiveIntegerField(null=True, blank=True)
     contact = models.CharField(max_length=200, blank=True, help_text="From a public sign-up")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -195,6 +207,11 @@ class Entry(models.Model):
             models.CheckConstraint(
                 condition=models.Q(team__isnull=True) ^ models.Q(player__isnull=True),
                 name="entry_team_or_player",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "number"],
+                condition=models.Q(number__isnull=False),
+                name="entry_number_once",
             ),
         ]
 
@@ -356,6 +373,7 @@ class Adjustment(models.Model):
         FORFEIT = "forfeit", "Forfeit"
         AWARD = "award", "Match awarded"
         LATE = "late", "Late entry: missed rounds"
+        PAPER = "paper", "From the paper sheet"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="adjustments")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -399,3 +417,23 @@ class Adjustment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} · {self.reason}"
+
+
+class DirectorCall(models.Model):
+    """A table asks for the director (one silent tap on its sheet); it shows on the organizer's
+    console with the table's number until the director acknowledges it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="calls")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="calls")
+    created_at = models.DateTimeField(auto_now_add=True)
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    acknowledged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, related_name="+", null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["tournament", "acknowledged_at"], name="call_open")]
+
+    def __str__(self) -> str:
+        return f"{self.table} · call at {self.created_at:%H:%M}"

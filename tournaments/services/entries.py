@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -80,7 +80,17 @@ def entry_register(
             gettext("A player of %(team)s already plays for %(other)s.")
             % {"team": team.name, "other": clash.name}
         )
-    return Entry.objects.create(tournament=tournament, team=team, status=status, contact=contact)
+    return Entry.objects.create(
+        tournament=tournament, team=team, status=status, contact=contact, number=entry_next_number(tournament)
+    )
+
+
+def entry_next_number(tournament: Tournament) -> int:
+    """The number the next entry gets: one more than the highest given (in order of entry). Called
+    inside the entry's transaction, after ``sync.tournament_touch`` has locked the tournament's row,
+    so two entries at once do not take the same number."""
+    highest = Entry.objects.filter(tournament=tournament).aggregate(n=Max("number"))["n"]
+    return (highest or 0) + 1
 
 
 def entry_signup(*, tournament: Tournament, name: str, players: Sequence[str], contact: str = "") -> Entry:

@@ -97,7 +97,12 @@ def player_register(
     player = _player(players[0], player_ids, user)
     if Entry.objects.filter(tournament=tournament, player=player).exists():
         raise TournamentError(gettext("%(team)s is already entered.") % {"team": player.name})
-    return Entry.objects.create(tournament=tournament, player=player, status=status, contact=contact)
+    from .entries import entry_next_number
+
+    number = entry_next_number(tournament)
+    return Entry.objects.create(
+        tournament=tournament, player=player, status=status, contact=contact, number=number
+    )
 
 
 # Rounds -------------------------------------------------------------------------------------
