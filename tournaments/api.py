@@ -31,13 +31,13 @@ from scoring import selectors as scoring_selectors
 from scoring.models import RULESET_KEYS
 from scoring.permissions import can_write
 
+from . import api_schema, clock, selectors, services, standings
 from .api_bracket import BracketActions
 from .api_bulk import BulkActions
 from .api_checkin import CheckinActions
 from .api_console import ConsoleActions
 from .api_entries import EntryActions
 from .api_paper import PaperActions
-from . import api_schema, clock, selectors, services, standings
 from .api_schema import RankingSerializer
 from .models import Adjustment, Entry, Round, Table, Tournament
 from .services.individual import partnership_name
