@@ -4,12 +4,16 @@
   own network (loopback, private and link-local addresses) and over plain http.
 - ``tsoxa.W003``: a rate limit is off: ``RATELIMIT_ENABLE`` false (logins, tokens, table links
   unlimited), or the API's throttle is gone or one of its rates is empty.
+- ``tsoxa.W004``: no mail server named (neither ``EMAIL_URL`` nor ``EMAIL_HOST``), or a sender
+  (``DEFAULT_FROM_EMAIL``) at localhost: the password reset's mail would not reach anyone.
 
 ``tsoxa.W001`` (the site's public address) is the webhooks' own, in ``webhooks/checks.py``.
 Registered on import, by ``config/__init__.py``.
 """
 
 from __future__ import annotations
+
+from email.utils import parseaddr
 
 from django.conf import settings
 from django.core.checks import Tags, Warning, register
@@ -45,3 +49,18 @@ def rate_limits_on(app_configs=None, **kwargs) -> list[Warning]:
         off.append(f"the API's rates {', '.join(empty)} are empty (those requests are not limited)")
     hint = "Leave the rate limits on in production."
     return [Warning(f"A rate limit is off: {reason}.", hint=hint, id="tsoxa.W003") for reason in off]
+
+
+@register(Tags.security, deploy=True)
+def mail_configured(app_configs=None, **kwargs) -> list[Warning]:
+    missing = []
+    if not getattr(settings, "TSOXA_MAIL_SERVER_SET", False):
+        missing.append("no mail server is set (EMAIL_URL, or EMAIL_HOST and the rest)")
+    sender = parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
+    if sender.rpartition("@")[2].casefold() in ("", "localhost", "127.0.0.1", "[127.0.0.1]"):
+        missing.append(f"the sender, DEFAULT_FROM_EMAIL ({sender!r}), is no address a server sends from")
+    hint = (
+        "Set EMAIL_URL (e.g. smtp+tls://user:password@smtp.example.org:587) and DEFAULT_FROM_EMAIL "
+        "(e.g. Tsoxa <tsoxa@example.org>): without them, nobody can reset a forgotten password."
+    )
+    return [Warning(f"Mail cannot be sent: {reason}.", hint=hint, id="tsoxa.W004") for reason in missing]

@@ -3,7 +3,10 @@
 Logging in (the login page, the admin's login, the API's token endpoint) is limited per client
 address and per username tried; the three share their counts, so trying passwords on one and then
 the other gains nothing. A table's secret link counts failed look-ups only: a tablet that opens
-its own link again and again is never slowed down, someone guessing links is.
+its own link again and again is never slowed down, someone guessing links is. Creating an account
+is limited per address, asking for a password reset per address and per e-mail address asked for
+(whether an account has it or not: the limit tells nothing either), so that nobody's mailbox is
+flooded from here.
 
 The client address is REMOTE_ADDR, unless ``TSOXA_TRUSTED_PROXIES`` says how many proxies stand in
 front (README, "Deploying"): then it is the entry of X-Forwarded-For that the outermost trusted
@@ -27,6 +30,9 @@ from django_ratelimit.exceptions import Ratelimited
 LOGIN_RATE_PER_ADDRESS = "10/m"
 LOGIN_RATE_PER_USERNAME = "10/m"
 LINK_FAILURES_PER_ADDRESS = "30/m"
+SIGNUP_RATE_PER_ADDRESS = "10/m"
+RESET_RATE_PER_ADDRESS = "10/m"
+RESET_RATE_PER_EMAIL = "3/15m"
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -66,6 +72,11 @@ def username(group: str, request: HttpRequest) -> str:
     return value.strip().casefold() if isinstance(value, str) else ""
 
 
+def email(group: str, request: HttpRequest) -> str:
+    """The e-mail address a password reset is asked for, case-folded ("Ana@X.org" is "ana@x.org")."""
+    return request.POST.get("email", "").strip().casefold()
+
+
 def login_limited(view: Callable) -> Callable:
     """Attempts to log in (POST), counted per address and per username across every way in."""
     per_username = ratelimit(
@@ -76,6 +87,20 @@ def login_limited(view: Callable) -> Callable:
     )
     per_address = ratelimit(group="tsoxa.login.address", key="ip", rate=LOGIN_RATE_PER_ADDRESS, method="POST")
     return per_address(per_username(view))
+
+
+def signup_limited(view: Callable) -> Callable:
+    """Attempts to create an account (POST), counted per address."""
+    return ratelimit(group="tsoxa.signup", key="ip", rate=SIGNUP_RATE_PER_ADDRESS, method="POST")(view)
+
+
+def reset_limited(view: Callable) -> Callable:
+    """Password reset requests (POST), counted per address and per e-mail address asked for."""
+    per_email = ratelimit(
+        group="tsoxa.reset.email", key="config.ratelimits.email", rate=RESET_RATE_PER_EMAIL, method="POST"
+    )
+    per_address = ratelimit(group="tsoxa.reset.address", key="ip", rate=RESET_RATE_PER_ADDRESS, method="POST")
+    return per_address(per_email(view))
 
 
 def failed_lookups_limited(group: str, rate: str = LINK_FAILURES_PER_ADDRESS) -> Callable:

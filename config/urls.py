@@ -1,14 +1,15 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config import pwa
 from config.ratelimits import login_limited
 from config.views import ScriptCatalog, health
+from players import accounts
 
 # Guessing passwords is slowed down, per address and per username, on every way in (the admin's
-# login and the API's token endpoint share the counts): config/ratelimits.py.
-login = login_limited(auth_views.LoginView.as_view())
+# login and the API's token endpoint share the counts): config/ratelimits.py. Creating an account
+# and asking for a password reset are limited too (players/accounts.py).
+login = login_limited(accounts.LoginView.as_view())
 
 # A path nothing answers, an error nothing caught: under /api/ a problem (application/problem+json,
 # config/api_errors.py) like the API's own refusals, elsewhere Django's pages.
@@ -20,6 +21,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("accounts/login/", login, name="login"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
+    path("accounts/password_reset/done/", accounts.password_reset_done, name="password_reset_done"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("health/", health, name="health"),
     # The installable app (config/pwa.py): the worker is served from the root to control every page.

@@ -276,6 +276,9 @@ SPECTACULAR_SETTINGS = {
         "WebhookEventEnum": "webhooks.models.Event",
         "DeliveryStatusEnum": "webhooks.models.Delivery.Status",
         "MatchAnswerEnum": "league.models.MatchConfirmation.Answer",
+        "ConsoleTableStateEnum": "tournaments.api_console.TABLE_STATES",
+        "ConsoleClockStateEnum": "tournaments.api_console.CLOCK_STATES",
+        "BracketSlotStateEnum": "tournaments.api_bracket.SLOT_STATES",
     },
 }
 
@@ -302,10 +305,43 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 
+# Mail: the password reset's links (players/accounts.py) and the server errors to DJANGO_ADMINS.
+# EMAIL_URL names the SMTP server in one line: smtp+tls://user:password@smtp.example.org:587
+# (STARTTLS), smtp+ssl://user:password@smtp.example.org:465 (TLS from the start), smtp://localhost:25
+# (a relay on the machine); a password's reserved characters percent-encoded (@ as %40). Or part by part:
+# EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL, each
+# winning over EMAIL_URL's. Nothing set: localhost:25, which production warns of (tsoxa.W004); the
+# console in development (dev.py), kept in memory in the tests. A server that does not answer holds
+# a request EMAIL_TIMEOUT seconds at most.
+_EMAIL = env.email_url_config(env("EMAIL_URL", default="") or "smtp://localhost:25")
+MAILERS = {
+    "default": {
+        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "OPTIONS": {
+            "host": env("EMAIL_HOST", default=_EMAIL["EMAIL_HOST"] or "localhost"),
+            "port": env.int("EMAIL_PORT", default=_EMAIL["EMAIL_PORT"] or 25),
+            "username": env("EMAIL_HOST_USER", default=_EMAIL["EMAIL_HOST_USER"] or ""),
+            "password": env("EMAIL_HOST_PASSWORD", default=_EMAIL["EMAIL_HOST_PASSWORD"] or ""),
+            "use_tls": env.bool("EMAIL_USE_TLS", default=_EMAIL.get("EMAIL_USE_TLS", False)),
+            "use_ssl": env.bool("EMAIL_USE_SSL", default=_EMAIL.get("EMAIL_USE_SSL", False)),
+            "timeout": env.int("EMAIL_TIMEOUT", default=10),
+        },
+    }
+}
+del _EMAIL  # it holds the password
+# Whether the environment named a mail server at all (the deploy check tsoxa.W004 reads it).
+TSOXA_MAIL_SERVER_SET = bool(env("EMAIL_URL", default="") or env("EMAIL_HOST", default=""))
+# The sender of the password reset's mail: an address the mail server may send from.
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Tsoxa <tsoxa@localhost>")
+
+# Anyone may create an account from the login page (players/accounts.py); false closes it (the
+# accounts are then made in the admin).
+TSOXA_SIGNUP_OPEN = env.bool("TSOXA_SIGNUP_OPEN", default=True)
+
 # Logs go to stdout (gunicorn and docker compose keep them): warnings and errors, server errors
 # (django.request) with their traceback. DJANGO_LOG_LEVEL=INFO or DEBUG says more.
 # Server errors are also mailed to DJANGO_ADMINS ("Ana <ana@example.org>,bob@example.org") when
-# it is set (through Django's mailer: an SMTP server on localhost:25); unset, nothing is mailed.
+# it is set (through the mail server of EMAIL_URL above); unset, nothing is mailed.
 LOG_LEVEL = env("DJANGO_LOG_LEVEL", default="WARNING").upper()
 ADMINS = env.list("DJANGO_ADMINS", default=[])
 SERVER_EMAIL = env("DJANGO_SERVER_EMAIL", default="tsoxa@localhost")

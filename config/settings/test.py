@@ -6,6 +6,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# Mail is kept in memory (django.core.mail.outbox), whatever the environment names.
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
 
 # SQLite: a test database in a file, not in memory, so that the live server's threads (the browser
 # tests) each get a connection of their own with proper locking.

@@ -20,6 +20,8 @@ def check_deploy(**env):
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
             "DJANGO_ALLOWED_HOSTS": "tsoxa.example.org",
             "TSOXA_SITE_URL": "https://tsoxa.example.org",
+            "EMAIL_URL": "smtp+tls://tsoxa:secret@smtp.example.org:587",
+            "DEFAULT_FROM_EMAIL": "Tsoxa <tsoxa@example.org>",
             **env,
         }
     )

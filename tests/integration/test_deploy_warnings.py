@@ -1,6 +1,6 @@
 """What `check --deploy` warns of besides Django's own (config/checks.py): webhooks allowed into the
-private network (tsoxa.W002), a rate limit off (tsoxa.W003); the production defaults of the Celery
-entry point and of the language cookie."""
+private network (tsoxa.W002), a rate limit off (tsoxa.W003), no mail server (tsoxa.W004); the
+production defaults of the Celery entry point and of the language cookie."""
 
 import os
 import subprocess
@@ -48,6 +48,61 @@ def test_the_api_throttle_removed_is_warned():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["['tsoxa.W003']", "[]"]
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"EMAIL_URL": ""}, "no mail server is set"),
+        ({"DEFAULT_FROM_EMAIL": ""}, "the sender, DEFAULT_FROM_EMAIL (''), is no address"),
+        ({"DEFAULT_FROM_EMAIL": "Tsoxa <tsoxa@localhost>"}, "DEFAULT_FROM_EMAIL ('tsoxa@localhost')"),
+    ],
+    ids=["no mail server", "no sender", "a sender at localhost"],
+)
+def test_production_without_mail_is_warned(env, said):
+    """Nobody could reset a forgotten password (players/accounts.py)."""
+    done = check_deploy(CACHE_URL=REDIS_CACHE, **env)
+    said_all = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "tsoxa.W004" in said_all and said in said_all
+    assert "tsoxa.W003" not in said_all
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"EMAIL_URL": "", "EMAIL_HOST": "smtp.example.org", "EMAIL_USE_TLS": "true"},
+        {"EMAIL_URL": "smtp://localhost:25"},
+    ],
+    ids=["part by part", "a relay on the machine, named"],
+)
+def test_a_mail_server_named_either_way_is_not_warned(env):
+    done = check_deploy(CACHE_URL=REDIS_CACHE, **env)
+    assert "System check identified" in done.stdout + done.stderr  # it ran
+    assert "tsoxa.W004" not in done.stdout + done.stderr
+
+
+def test_the_mail_settings_come_from_the_environment():
+    show = "from django.conf import settings\nprint(sorted(settings.MAILERS['default']['OPTIONS'].items()))\n"
+    done = run_python(show, EMAIL_URL="smtp+ssl://tsoxa:p%40ss@smtp.example.org:465", EMAIL_TIMEOUT="5")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(
+        sorted(
+            {
+                "host": "smtp.example.org",
+                "port": 465,
+                "username": "tsoxa",
+                "password": "p@ss",
+                "use_tls": False,
+                "use_ssl": True,
+                "timeout": 5,
+            }.items()
+        )
+    )
+    done = run_python(show, EMAIL_URL="smtp+tls://a:b@mail.example.org:587", EMAIL_HOST="other.example.org")
+    assert "('host', 'other.example.org')" in done.stdout and "('use_tls', True)" in done.stdout
+    backend = run_python("from django.core import mail\nprint(type(mail.mailers['default']).__module__)\n")
+    assert backend.stdout.strip() == "django.core.mail.backends.smtp"
 
 
 @pytest.mark.parametrize("module", ["config.celery", "config.wsgi", "config.asgi"])
