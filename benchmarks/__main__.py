@@ -12,7 +12,7 @@ def main(argv: list[str]) -> None:
     from django.db import connection
     from django.test.utils import setup_test_environment
 
-    from benchmarks import exports, import_file, load, ratings, screens, standings, swiss
+    from benchmarks import bulk, console, exports, import_file, load, ratings, screens, standings, swiss
 
     known = {
         "swiss": swiss.run,
@@ -22,6 +22,8 @@ def main(argv: list[str]) -> None:
         "import": import_file.run,
         "ratings": ratings.run,
         "screens": screens.run,
+        "bulk": bulk.run,
+        "console": console.run,
     }
     names = argv or list(known)
     unknown = [n for n in names if n not in known]

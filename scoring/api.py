@@ -610,7 +610,6 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         )
         return Response(self._deal_reply(match, deal))
 
-
     @extend_schema(
         request=None,
         responses={200: api_schema.DealCheckedSerializer},
@@ -633,12 +632,15 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         deal = services.deal_check(deal=deal, user=actor(request))
         match.refresh_from_db(fields=["version"])
         row = next(line.row for line in selectors.match_sheet(match=match).lines if line.deal.pk == deal.pk)
-        return Response({
-            "id": deal.pk,
-            "number": row.number,
-            "checked_at": localtime(deal.checked_at).isoformat(),
-            "version": match.version,
-        })
+        return Response(
+            {
+                "id": deal.pk,
+                "number": row.number,
+                "checked_at": localtime(deal.checked_at).isoformat(),
+                "version": match.version,
+            }
+        )
+
 
 @extend_schema(tags=["players"])
 class TeamViewSet(viewsets.ReadOnlyModelViewSet):

@@ -36,8 +36,8 @@ from .api_bracket import BracketActions
 from .api_bulk import BulkActions
 from .api_checkin import CheckinActions
 from .api_console import ConsoleActions
-from .api_entries import EntryActions
-from .api_paper import PaperActions
+from .api_entries import EntryActions, entry_by_number, entry_pairs_by_number
+from .api_paper import PaperActions, PaperResultSerializer, paper_answers, paper_results
 from .api_schema import RankingSerializer
 from .models import Adjustment, Entry, Round, Table, Tournament
 from .services.individual import partnership_name
@@ -80,6 +80,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "slug",
             "organizer",
             "status",
+            "checkin_open",
             "created_at",
             "started_at",
             "finished_at",
@@ -215,6 +216,7 @@ class EntrySerializer(serializers.ModelSerializer):
         model = Entry
         fields = [
             "id",
+            "number",
             "team",
             "players",
             "player_id",
@@ -302,6 +304,12 @@ class AvoidSerializer(serializers.Serializer):
         max_length=500,
         help_text="Pairs of entry ids, e.g. [[3, 7], [4, 9]]; [] clears the list",
     )
+    number_pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=2),
+        max_length=500,
+        required=False,
+        help_text="The same pairs by the entries' numbers, e.g. [[1, 12]]: added to ``pairs``",
+    )
 
 
 class FinishSerializer(serializers.Serializer):
@@ -320,10 +328,17 @@ class EntryStatusSerializer(serializers.Serializer):
 class TableSerializer(serializers.ModelSerializer):
     teams = serializers.SerializerMethodField()
     match = serializers.SerializerMethodField()
+    paper = serializers.SerializerMethodField()
 
     class Meta:
         model = Table
-        fields = ["number", "bracket", "teams", "match", "left_out"]
+        fields = ["number", "bracket", "teams", "match", "left_out", "paper"]
+
+    @extend_schema_field(PaperResultSerializer(allow_null=True))
+    def get_paper(self, table: Table) -> dict[str, Any] | None:
+        """The table's result typed from its paper sheet (``source``: "paper", ``totals``, ``winner``,
+        ``counts``: false once its deals finished the match and replaced it); null: none."""
+        return paper_results(self.context, table)
 
     @extend_schema_field(
         scoring_schema.pair(
@@ -335,10 +350,14 @@ class TableSerializer(serializers.ModelSerializer):
         ``team`` is its name ("Nikos & Eleni", as the match's), ``entry`` its first player,
         ``entries`` and ``players`` both players."""
         if table.partner0_id is None:
-            return [{"entry": e.pk, "team": e.name} if e else None for e in (table.entry0, table.entry1)]
+            return [
+                {"entry": e.pk, "number": e.number, "team": e.name} if e else None
+                for e in (table.entry0, table.entry1)
+            ]
         return [
             {
                 "entry": e.pk,
+                "number": e.number,
                 "team": partnership_name(e.name, p.name),
                 "entries": [e.pk, p.pk],
                 "players": [e.name, p.name],
@@ -369,7 +388,10 @@ class RoundSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(TableSerializer(many=True))
     def get_tables(self, rnd: Round) -> list[dict[str, Any]]:
-        return TableSerializer(selectors.round_tables(rnd=rnd), many=True).data
+        return TableSerializer(selectors.round_tables(rnd=rnd), many=True, context=self.context).data
+
+
+paper_answers(table=TableSerializer, rnd=RoundSerializer)  # its actions answer with these
 
 
 class TournamentExportSerializer(serializers.Serializer):
@@ -439,6 +461,9 @@ class AdjustmentWriteSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Adjustment.Kind.values)
     reason = serializers.CharField(max_length=300)
     entry = serializers.IntegerField(required=False, help_text="A penalty: the team's entry id")
+    entry_number = serializers.IntegerField(
+        required=False, min_value=1, help_text="A penalty: the team by its number, instead of ``entry``"
+    )
     points = serializers.IntegerField(default=0, help_text="A penalty: game points taken away (162 is usual)")
     match_points = serializers.IntegerField(default=0, help_text="A penalty: match points taken away")
     round = serializers.IntegerField(required=False, help_text="A forfeit or award: the round's number")
@@ -638,9 +663,8 @@ class TournamentViewSet(
         tournament = self._managed()
         data = AvoidSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tournament = services.tournament_avoid(
-            tournament=tournament, pairs=data.validated_data["pairs"], user=request.user
-        )
+        pairs = [*data.validated_data["pairs"], *entry_pairs_by_number(tournament, data.validated_data)]
+        tournament = services.tournament_avoid(tournament=tournament, pairs=pairs, user=request.user)
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=EntryStatusSerializer, responses={200: EntrySerializer})
@@ -672,6 +696,17 @@ class TournamentViewSet(
     def round(self, request, slug=None, number=None):
         rnd = get_object_or_404(self.get_object().rounds, number=number)
         return Response(RoundSerializer(rnd).data)
+
+    @extend_schema(
+        summary="Delete a drawn round",
+        request=None,
+        responses={204: None},
+        description="The last round, drawn and not started, and its tables (the audit keeps them). "
+        "Refused (400) once the round has started or if it is not the last.",
+    )
+    @round.mapping.delete
+    def round_delete(self, request, slug=None, number=None):
+        return self._round_delete(request, number)  # tournaments/api_paper.py
 
     @extend_schema(request=None, responses={200: RoundSerializer})
     @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/start")
@@ -706,9 +741,12 @@ class TournamentViewSet(
         data.is_valid(raise_exception=True)
         d = data.validated_data
         if d["kind"] == Adjustment.Kind.PENALTY:
-            if "entry" not in d:
+            if "entry" not in d and "entry_number" not in d:
                 raise serializers.ValidationError({"entry": ["A penalty names the team's entry."]})
-            entry = get_object_or_404(tournament.entries, pk=d["entry"])
+            if "entry" in d:
+                entry = get_object_or_404(tournament.entries, pk=d["entry"])
+            else:
+                entry = entry_by_number(tournament, d["entry_number"])
             adjustment = services.penalty_add(
                 tournament=tournament,
                 entry=entry,
@@ -768,14 +806,15 @@ class TournamentViewSet(
     def standings(self, request, slug=None):
         tournament = self.get_object()
         data = selectors.standings_get(tournament=tournament)
+        numbers = selectors.entry_numbers(tournament=tournament)  # the rows' entries' numbers
         response = Response(
             {
                 "tiebreaks": tournament.tiebreaks,
                 "version": data["version"],
                 "computed_at": data["computed_at"],
-                "rows": data["rows"],
+                "rows": [{**r, "number": numbers.get(r["entry"])} for r in data["rows"]],
                 "playoffs": data["playoffs"],
-                "ranking": data.get("ranking", []),
+                "ranking": [{**r, "number": numbers.get(r["entry"])} for r in data.get("ranking", [])],
             }
         )
         if data["computed_at"]:
@@ -791,6 +830,7 @@ class TournamentViewSet(
         tournament is finished."""
         tournament = self.get_object()
         data = selectors.standings_get(tournament=tournament)
+        numbers = selectors.entry_numbers(tournament=tournament)
         return Response(
             RankingSerializer(
                 {
@@ -800,7 +840,7 @@ class TournamentViewSet(
                     "finish_reason": tournament.finish_reason,
                     "finish_in_play": tournament.finish_in_play,
                     "version": data["version"],
-                    "rows": data.get("ranking", []),
+                    "rows": [{**r, "number": numbers.get(r["entry"])} for r in data.get("ranking", [])],
                 }
             ).data
         )
@@ -1000,12 +1040,13 @@ def _export_parts(tournament: Tournament) -> Iterator[str]:
         return json.dumps(value, cls=JSONEncoder, ensure_ascii=False)
 
     standings_now = selectors.standings_get(tournament=tournament)
+    numbers = selectors.entry_numbers(tournament=tournament)
     head = {
         "tournament": TournamentSerializer(tournament).data,
         "entries": EntrySerializer(selectors.entries(tournament=tournament), many=True).data,
         "rounds": RoundSerializer(selectors.rounds_with_tables(tournament=tournament), many=True).data,
-        "standings": standings_now["rows"],
-        "ranking": standings_now.get("ranking", []),
+        "standings": [{**r, "number": numbers.get(r["entry"])} for r in standings_now["rows"]],
+        "ranking": [{**r, "number": numbers.get(r["entry"])} for r in standings_now.get("ranking", [])],
     }
     yield dump(head)[:-1] + ', "matches": {'
     for n, table in enumerate(_tables(tournament)):

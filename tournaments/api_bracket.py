@@ -3,6 +3,83 @@
 Its actions join ``TournamentViewSet`` (tournaments/api.py) as a mixin: the paths stay under
 /api/v1/tournaments/{slug}/, with the viewset's permission and ``_managed()``."""
 
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from .bracket import bracket_state
+
+
+# The choice set by name (settings' ENUM_NAME_OVERRIDES names its schema enum after it).
+SLOT_STATES = ["empty", "drawn", "playing", "finished", "bye"]
+
+
+class BracketSideSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(help_text="The entry's id")
+    name = serializers.CharField(help_text="The team's (or the player's) name")
+    number = serializers.IntegerField(allow_null=True, help_text="The entry's number")
+    seed = serializers.IntegerField(allow_null=True, help_text="Its seed in the knockout (none for pools)")
+
+
+class BracketMatchSerializer(serializers.Serializer):
+    table = serializers.IntegerField(allow_null=True, help_text="The table's number; null: not drawn yet")
+    round = serializers.IntegerField(allow_null=True, help_text="The round's number; null: not drawn yet")
+    sides = serializers.ListField(
+        child=BracketSideSerializer(allow_null=True),
+        help_text="The two sides (null: not known yet, or the empty side of a bye); a slot not drawn yet "
+        "holds the winners already known of the two matches that feed it",
+    )
+    score = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="The match's totals (a decision's or a paper result's scores), side 0 first",
+    )
+    winner = serializers.IntegerField(allow_null=True, help_text="The side (0 or 1) that went through")
+    state = serializers.ChoiceField(
+        choices=SLOT_STATES,
+        help_text="empty: not drawn yet; drawn: its round not started; playing; finished; bye",
+    )
+    paper = serializers.BooleanField(help_text="The result was typed from the table's paper sheet")
+    decided = serializers.BooleanField(help_text="The director decided the result (a forfeit, an award)")
+
+
+class BracketColumnSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text='The round\'s name: "Round of 16", "Quarter-finals", "Final" …')
+    teams = serializers.IntegerField(help_text="The places in this round")
+    matches = BracketMatchSerializer(many=True, help_text="Its matches, top to bottom of the bracket")
+
+
+class ConsolationSerializer(serializers.Serializer):
+    places = serializers.IntegerField()
+    columns = BracketColumnSerializer(many=True)
+
+
+class BracketSerializer(serializers.Serializer):
+    places = serializers.IntegerField(help_text="The bracket's places: a power of two (byes fill the rest)")
+    size = serializers.IntegerField(help_text="The teams the knockout takes (Tournament.knockout_size)")
+    columns = BracketColumnSerializer(many=True, help_text="The rounds, first to the final")
+    third_place = BracketMatchSerializer(allow_null=True, help_text="The match for third place, if played")
+    consolation = ConsolationSerializer(allow_null=True, help_text="The consolation bracket, if any")
+    champion = BracketSideSerializer(allow_null=True, help_text="The final's winner, once known")
+
 
 class BracketActions:
-    pass
+    @extend_schema(
+        summary="The knockout's bracket",
+        responses={200: BracketSerializer},
+        tags=["tournaments"],
+        description="The knockout as a bracket, public as the standings are: its rounds as columns named "
+        "by their size, every match with its teams (number, seed), score, winner and state; rounds not "
+        "drawn yet as empty slots, so the bracket's whole shape is there from the start. A tournament "
+        "without a knockout has an empty bracket (no columns, 0 places).",
+    )
+    @action(detail=True, methods=["get"], url_path="bracket")
+    def bracket(self, request, slug=None):
+        tournament = self.get_object()
+        state = bracket_state(tournament=tournament) or {
+            "places": 0, "size": 0, "columns": [], "third_place": None, "consolation": None, "champion": None,
+        }  # fmt: skip
+        return Response(BracketSerializer(state).data)

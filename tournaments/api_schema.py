@@ -33,6 +33,9 @@ class TableSideSerializer(serializers.Serializer):
     """One side of a table: an entry and its name; at an individual table, a partnership."""
 
     entry = serializers.IntegerField(help_text="The entry (an individual table: its first player's)")
+    number = serializers.IntegerField(
+        allow_null=True, help_text="The entry's number (an individual table: its first player's)"
+    )
     team = serializers.CharField(help_text='The team\'s name; at an individual table "Nikos & Eleni"')
     entries = serializers.ListField(
         child=serializers.IntegerField(),
@@ -76,6 +79,7 @@ class StandingsRowSerializer(serializers.Serializer):
     """A team's line of the standings: its rank, its record and every tie-break value."""
 
     entry = serializers.IntegerField()
+    number = serializers.IntegerField(allow_null=True, required=False, help_text="The entry's number")
     rank = serializers.IntegerField(help_text="1-based; teams equal on every tie-break of the order share it")
     team = serializers.CharField(help_text="The team's name; in an individual event, the player's")
     players = serializers.ListField(
@@ -107,6 +111,7 @@ class RankingRowSerializer(serializers.Serializer):
     position = serializers.IntegerField(help_text="1 … n, the order of the list")
     rank = serializers.IntegerField(help_text="Shared by teams the ranking cannot separate (3, 3)")
     entry = serializers.IntegerField()
+    number = serializers.IntegerField(allow_null=True, required=False, help_text="The entry's number")
     team = serializers.CharField()
     players = serializers.ListField(child=serializers.CharField())
     withdrawn = serializers.BooleanField()

@@ -263,6 +263,7 @@ def snippets(request: HttpRequest, tournament: Tournament) -> list[dict[str, str
     for key, name, label, height in (
         ("standings", "embed_standings", gettext("Standings"), 600),
         ("round", "embed_round_current", gettext("Current round"), 500),
+        *([("bracket", "embed_bracket", gettext("Bracket"), 700)] if tournament.knockout_size > 1 else []),
     ):
         url = request.build_absolute_uri(reverse(f"tournaments:{name}", args=[tournament.slug]))
         code = format_html(

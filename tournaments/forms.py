@@ -231,9 +231,33 @@ class PlayerEntryForm(forms.Form):
         return [self.cleaned_data["name"]]
 
 
-def entry_form(tournament: Tournament) -> type[EntryForm] | type[PlayerEntryForm]:
-    """A team's form, or a player's in an individual event."""
-    return PlayerEntryForm if tournament.format == Tournament.Format.INDIVIDUAL else EntryForm
+class PickedEntryForm(EntryForm):
+    """The organizer's team form: a player may be an existing record, picked from the suggestions
+    (its id in a hidden field, ``player_ids()``); a name typed and not picked is a new record."""
+
+    player_a_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    player_b_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def player_ids(self) -> list[int | None] | None:
+        """The records picked (an id or None beside each name), None if none was: as
+        ``services.entry_register(player_ids=...)`` takes them."""
+        ids = [self.cleaned_data.get("player_a_id"), self.cleaned_data.get("player_b_id")]
+        return ids if any(ids) else None
+
+
+class PickedPlayerEntryForm(PlayerEntryForm):
+    """The organizer's form of an individual event: the player may be an existing record, picked."""
+
+    player_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def player_ids(self) -> list[int | None] | None:
+        return [self.cleaned_data["player_id"]] if self.cleaned_data.get("player_id") else None
+
+
+def entry_form(tournament: Tournament) -> type[PickedEntryForm] | type[PickedPlayerEntryForm]:
+    """A team's form, or a player's in an individual event; the ids picked (``player_ids()``) are
+    the organizer's to pass (a public sign-up never picks anyone)."""
+    return PickedPlayerEntryForm if tournament.format == Tournament.Format.INDIVIDUAL else PickedEntryForm
 
 
 # Seats as the Greek and Bulgarian pages write them (Α Β Γ Δ, А Б В Г) are A B C D.
@@ -246,13 +270,29 @@ class SwapForm(forms.Form):
     force = forms.BooleanField(required=False, label=_("Swap anyway"))
     refused = False  # the swap was refused for a rematch or a second bye: "Swap anyway" is offered
 
+    def __init__(self, *args, rnd=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.rnd = rnd  # given: a team's number typed alone (7) picks its place in this round
+
     def _spot(self, value: str) -> tuple[int, int]:
         """Table and side: 3A is table 3, side 0. An individual round also has seats C and D (2 and
-        3): A and C are partners against B and D."""
+        3): A and C are partners against B and D. With the round known, a number alone is a team's
+        (an entry's) number: its place in the round."""
         value = value.strip().upper().translate(SEAT_LETTERS)
+        if self.rnd is not None and value.isdigit():
+            return self._place_of(int(value))
         if len(value) < 2 or value[-1] not in "ABCD" or not value[:-1].isdigit():
             raise forms.ValidationError(_("Write a table number and A or B, e.g. 3A."))
         return int(value[:-1]), "ABCD".index(value[-1])
+
+    def _place_of(self, number: int) -> tuple[int, int]:
+        seats = ("entry0", "entry1", "partner0", "partner1")  # sides 0-3, as the swap takes them
+        for table in self.rnd.tables.select_related(*seats):
+            for side, seat in enumerate(seats):
+                entry = getattr(table, seat)
+                if entry is not None and entry.number == number:
+                    return table.number, side
+        raise forms.ValidationError(_("No team has the number %(n)s in this round.") % {"n": number})
 
     def clean_first(self) -> tuple[int, int]:
         return self._spot(self.cleaned_data["first"])

@@ -7,6 +7,7 @@ from scoring.signals import MatchResult, match_changed
 
 from . import (
     after_response,  # noqa: F401 - connects the request signals it listens to
+    presence,  # noqa: F401 - the console's receiver: a deal heard from its table
     services,
     signals,
 )

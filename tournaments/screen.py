@@ -50,8 +50,10 @@ def _visible(request: HttpRequest, slug: str) -> Tournament:
 def round_label(rnd: Round) -> str:
     if rnd.kind == Round.Kind.PLAYOFF:
         return gettext("Play-off %(number)s") % {"number": rnd.number}
-    if rnd.kind == Round.Kind.KNOCKOUT:
-        return gettext("KO %(number)s") % {"number": rnd.number}
+    if rnd.kind == Round.Kind.KNOCKOUT:  # named by its size: "Final" … (tournaments/bracket.py)
+        from .bracket import knockout_round_label
+
+        return knockout_round_label(rnd)
     return gettext("Round %(number)s") % {"number": rnd.number}
 
 
@@ -83,12 +85,22 @@ def _side(entry: Any, partner: Any) -> str | None:
     return f"{entry.name} & {partner.name}" if partner is not None else entry.name
 
 
-def _table(table: Any) -> dict[str, Any]:
+def _side_number(entry: Any, partner: Any) -> str | None:
+    """A side's number as the screen shows it: the entry's, or both players' at an individual table."""
+    numbers = [str(e.number) for e in (entry, partner) if e is not None and e.number is not None]
+    return " & ".join(numbers) or None
+
+
+def _table(table: Any, paper: Any = None) -> dict[str, Any]:
     match = table.match
     finished = match is not None and match.status == "finished"
+    if paper is not None and not finished:  # a result typed from the paper sheet, until the deals finish
+        return {**_table(table), "score": list(paper.scores), "finished": True, "paper": True}
     return {
         "number": table.number,
         "teams": [_side(table.entry0, table.partner0), _side(table.entry1, table.partner1)],
+        # each side's number ("7"; "3 & 8" at an individual table), None for a bye
+        "numbers": [_side_number(table.entry0, table.partner0), _side_number(table.entry1, table.partner1)],
         "bye": table.is_bye,
         # A finished match's result; one in play is followed on its tablet, not pushed deal by deal.
         "score": list(match.totals[:2]) if finished and match.totals else None,
@@ -105,9 +117,11 @@ def _standings(tournament: Tournament, standings: dict[str, Any]) -> dict[str, A
         }
         for key in tournament.tiebreaks
     ]
+    numbers = selectors.entry_numbers(tournament=tournament)
     rows = [
         {
             "rank": row["rank"],
+            "number": numbers.get(row["entry"]),
             "team": row["team"],
             "players": row.get("players", []),
             "played": row["played"],
@@ -130,6 +144,12 @@ def _standings(tournament: Tournament, standings: dict[str, Any]) -> dict[str, A
     return {"columns": columns, "rows": rows, "notes": notes}
 
 
+def _bracket(tournament: Tournament) -> dict[str, Any] | None:
+    from .bracket import bracket_state
+
+    return bracket_state(tournament=tournament)
+
+
 def screen_state(tournament: Tournament) -> dict[str, Any]:
     """Everything the screen shows, and the version it was read at: never newer than what it holds
     (the stamp is read before the rounds; the standings' own version is the one served)."""
@@ -139,6 +159,7 @@ def screen_state(tournament: Tournament) -> dict[str, Any]:
     rnd = tournament.rounds.order_by("-number").first()
     finished = tournament.status == Tournament.Status.FINISHED
     ranking = standings.get("ranking") if finished else None
+    numbers = selectors.entry_numbers(tournament=tournament) if ranking else {}
     return {
         "version": version,
         "now": timezone.now().astimezone(UTC).isoformat().replace("+00:00", "Z"),
@@ -157,13 +178,16 @@ def screen_state(tournament: Tournament) -> dict[str, Any]:
             "label": round_label(rnd),
             "status": rnd.status,
             "status_label": catalogue.label(rnd.get_status_display()),
-            "tables": [_table(t) for t in selectors.round_tables(rnd=rnd)],
+            "tables": _tables(rnd),
         },
         "standings": _standings(tournament, standings),
+        # during the knockout, its bracket instead of the standings (tournaments/bracket.py)
+        "bracket": _bracket(tournament) if rnd is not None and rnd.kind == Round.Kind.KNOCKOUT else None,
         "ranking": [
             {
                 "position": row.get("position"),
                 "rank": row.get("rank"),
+                "number": numbers.get(row.get("entry")),
                 "team": row.get("team"),
                 "players": row.get("players", []),
                 # how far the team went ("Champion", "Semi-final" …); nothing for the stage's teams
@@ -174,6 +198,13 @@ def screen_state(tournament: Tournament) -> dict[str, Any]:
         if ranking
         else None,
     }
+
+
+def _tables(rnd: Any) -> list[dict[str, Any]]:
+    """The round's tables; a table with a result from its paper sheet shows it (one query more)."""
+    tables = list(selectors.round_tables(rnd=rnd))
+    paper = selectors.paper_by_table(table_ids=[t.pk for t in tables])
+    return [_table(t, paper.get(t.pk)) for t in tables]
 
 
 def screen_labels() -> dict[str, str]:
@@ -193,6 +224,10 @@ def screen_labels() -> dict[str, str]:
         "offline": gettext("Reconnecting…"),
         "not_drawn": gettext("Not drawn yet."),
         "no_result": gettext("No result yet."),
+        "bracket": gettext("Bracket"),
+        "third_place": pgettext("knockout", "Match for third place"),
+        "playing": gettext("playing"),
+        "paper": gettext("From the paper sheet"),
     }
 
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Prefetch, Q, QuerySet
-from django.utils.translation import gettext as _
 
 from scoring.models import Deal
 
@@ -121,71 +120,43 @@ def entry_tables(*, entry: Entry) -> QuerySet[Table]:
 
 def entry_rounds(*, entry: Entry) -> list[dict[str, Any]]:
     """``entry``'s rounds as its page lists them: the table, its partner (an individual event), its
-    opponents, the score from its side (its own first) and the match; a bye or sit-out has none."""
+    opponents, the score from its side (its own first) and the match; a bye or sit-out has none. A
+    table with a result from its paper sheet shows it (``paper``: "counts"), until the deals finish
+    its match ("replaced": the deals' score)."""
+    tables = list(entry_tables(entry=entry))
+    paper = paper_by_table(table_ids=[t.pk for t in tables])
+    confirmation = entry.tournament.confirmation if paper else False
     rows = []
-    for table in entry_tables(entry=entry):
+    for table in tables:
         side = 0 if entry.pk in (table.entry0_id, table.partner0_id) else 1
         mine, theirs = (table.entry0, table.partner0), (table.entry1, table.partner1)
         if side:
             mine, theirs = theirs, mine
         totals = (table.match.totals or [0, 0]) if table.match else None
+        on_paper = None
+        if table.pk in paper:
+            m = table.match
+            by_deals = m is not None and m.status == "finished" and (not confirmation or m.confirmed_at)
+            on_paper = "replaced" if by_deals else "counts"
+            totals = totals if by_deals else paper[table.pk].scores
         rows.append({
             "table": table,
             "partner": mine[1] if mine[0] == entry else mine[0],
             "opponents": [e for e in theirs if e is not None],
             "score": (totals[side], totals[1 - side]) if totals else None,
+            "paper": on_paper,
         })  # fmt: skip
     return rows
 
 
-AUDIT_FIELDS_SKIPPED = {"updated_at", "version", "totals", "suffered", "computed_at"}
+def paper_by_table(*, table_ids: list[int]) -> dict[int, Any]:
+    """The paper result (``services.paper``) of each of these tables that has one, by table id (one
+    query)."""
+    from .models import Adjustment
 
-
-def audit(*, tournament: Tournament, limit: int = 300) -> list[dict[str, Any]]:
-    """Every change to the tournament, its entries, rounds, tables, matches and deals: who, when, what."""
-    from scoring.models import Deal, Match
-
-    match_ids = list(
-        Table.objects.filter(round__tournament=tournament, match__isnull=False).values_list(
-            "match_id", flat=True
-        )
-    )
-    round_ids = list(tournament.rounds.values_list("pk", flat=True))
-    sources = [
-        (_("Tournament"), Tournament.history.filter(id=tournament.pk)),
-        (_("Team entry"), Entry.history.filter(tournament_id=tournament.pk)),
-        (_("Round"), Round.history.filter(tournament_id=tournament.pk)),
-        (_("Table"), Table.history.filter(round_id__in=round_ids)),
-        (_("Match"), Match.history.filter(id__in=match_ids)),
-        (_("Deal"), Deal.history.filter(match_id__in=match_ids)),
-    ]
-    records = []
-    for kind, history in sources:
-        for record in history.select_related("history_user").order_by("-history_date")[:limit]:
-            records.append((kind, record))
-    records.sort(key=lambda item: item[1].history_date, reverse=True)
-    rows = []
-    for kind, record in records[:limit]:
-        action = {"+": _("created"), "~": _("changed"), "-": _("deleted")}[record.history_type]
-        changes = []
-        if record.history_type == "~" and record.prev_record is not None:
-            delta = record.diff_against(record.prev_record)
-            changes = [
-                f"{c.field}: {c.old} → {c.new}" for c in delta.changes if c.field not in AUDIT_FIELDS_SKIPPED
-            ]
-        if record.history_change_reason:  # why, when the change says it (a swap made anyway)
-            changes.insert(0, record.history_change_reason)
-        rows.append({
-            "when": record.history_date,
-            "who": record.history_user.get_username() if record.history_user else "—",
-            "kind": kind,
-            "object": _("of match %(match)s") % {"match": record.match_id}
-            if hasattr(record, "position")
-            else str(record.instance),
-            "action": action,
-            "changes": changes,
-        })  # fmt: skip
-    return rows
+    found = Adjustment.objects.filter(table_id__in=table_ids, kind=Adjustment.Kind.PAPER)
+    found = found.order_by("created_at", "pk")
+    return {a.table_id: a for a in found}
 
 
 def unconfirmed(*, tournament: Tournament):
@@ -202,19 +173,48 @@ def unconfirmed(*, tournament: Tournament):
 # A table's own sheet: where it is, and where its teams go next ------------------------------------
 
 
-def entry_numbers(*, tournament: Tournament) -> dict[int, int]:
-    """Each playing entry's number, from 1: its place in the tournament's list of participants (fixed
-    at the start in seed order, a late entry after the others)."""
-    return {pk: n for n, pk in enumerate(tournament.participants, start=1)}
+def entry_numbers(*, tournament: Tournament, entries: Any = None) -> dict[int, int]:
+    """Each entry's number (``Entry.number``: given in order of entry, editable before the start),
+    by entry id: from ``entries`` when they are already read, else in one query (memoized on the
+    tournament object, so a page asking twice reads them once)."""
+    if entries is not None:
+        return {e.pk: e.number for e in entries if e.number is not None}
+    found = getattr(tournament, "_entry_numbers", None)
+    if found is None:
+        found = dict(
+            Entry.objects.filter(tournament_id=tournament.pk, number__isnull=False)
+            .order_by()
+            .values_list("pk", "number")
+        )
+        tournament._entry_numbers = found
+    return found
+
+
+def _seated_numbers(table: Table) -> dict[int, int]:
+    """The numbers of the entries seated at ``table``: from the entries already read with it, the
+    others in one query."""
+    numbers, missing = {}, []
+    cached = table._state.fields_cache
+    for field in ("entry0", "entry1", "partner0", "partner1"):
+        pk = getattr(table, f"{field}_id")
+        if pk is None:
+            continue
+        if cached.get(field) is not None:
+            numbers[pk] = cached[field].number
+        else:
+            missing.append(pk)
+    if missing:
+        numbers.update(Entry.objects.filter(pk__in=missing).order_by().values_list("pk", "number"))
+    return numbers
 
 
 def table_place(*, table: Table) -> dict[str, Any]:
     """Where a table is, as its sheet's header says it: the event, the round, the table, and each
     side's entries with their numbers (an individual round: two players a side). No query once the
-    table's round and tournament are read."""
+    table's round, tournament and entries are read (else one, for the entries' numbers)."""
     rnd = table.round
     tournament = rnd.tournament
-    numbers = entry_numbers(tournament=tournament)
+    numbers = _seated_numbers(table)
     sides = [
         [numbers.get(pk) for pk in (table.entry0_id, table.partner0_id) if pk is not None],
         [numbers.get(pk) for pk in (table.entry1_id, table.partner1_id) if pk is not None],
@@ -258,8 +258,8 @@ def table_next(*, table: Table) -> dict[str, Any]:
     for field in ("entry0", "entry1", "partner0", "partner1"):
         seated |= Q(**{f"{field}_id__in": mine})
     tables = list(following.tables.filter(seated).select_related(*TABLE_RELATED))
-    numbers = entry_numbers(tournament=tournament)
     entries = {e.pk: e for e in Entry.objects.filter(pk__in=mine).select_related("team", "player")}
+    numbers = entry_numbers(tournament=tournament, entries=entries.values())
     moves = []
     for pk in mine:
         found = next(

@@ -46,15 +46,57 @@ def organizer_only(view: Callable) -> Callable:
     return wrapped
 
 
-def _done(request: HttpRequest, tournament: Tournament, action: Callable, success: str) -> HttpResponse:
-    """Run a service; its refusal becomes a message; back to the organizer page."""
+# Where each action's form is on the manage page: after it, the page opens there again (a browser
+# sends no fragment in the Referer, so each action names its own section).
+MANAGE_ANCHORS = {
+    "manage": "enter",
+    "start": "rounds",
+    "entry_status": "entries",
+    "entry_edit": "entries",
+    "entry_withdraw": "entries",
+    "entry_reinstate": "entries",
+    "entries_bulk": "entries",
+    "checkin_all": "checkin",
+    "checkin_open": "checkin",
+    "round_generate": "rounds",
+    "round_swap": "rounds",
+    "round_start": "rounds",
+    "round_redraw": "rounds",
+    "round_delete": "rounds",
+    "round_clock": "director",
+    "table_paper": "console",
+    "call_acknowledge": "console",
+    "deal_check": "director",
+    "adjustment_add": "director",
+    "adjustment_delete": "director",
+    "entry_late": "director",
+    "keep_apart": "director",
+    "finish": "finish",
+    "embed_settings": "embed",
+}
+
+
+def manage_url(tournament: Tournament, anchor: str = "") -> str:
+    """The manage page, opened at ``anchor`` (a section's id) if given."""
+    url = reverse("tournaments:manage", args=[tournament.slug])
+    return f"{url}#{anchor}" if anchor else url
+
+
+def _done(
+    request: HttpRequest, tournament: Tournament, action: Callable, success: str, *, anchor: str | None = None
+) -> HttpResponse:
+    """Run a service; its refusal becomes a message; back to the organizer page, at the section of
+    the action's form (``anchor``, else the one ``MANAGE_ANCHORS`` names for the view)."""
     try:
         action()
     except services.TournamentError as error:
         messages.error(request, str(error))
     else:
         messages.success(request, success)
-    return redirect("tournaments:manage", slug=tournament.slug)
+    if anchor is None:
+        match = getattr(request, "resolver_match", None)
+        anchor = MANAGE_ANCHORS.get(match.url_name if match else "", "")
+    return redirect(manage_url(tournament, anchor))
 
 
 # Public -------------------------------------------------------------------------
@@ -213,13 +255,31 @@ def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            services.entry_register(tournament=tournament, name=d["name"], players=form.players())
+            services.entry_register(
+                tournament=tournament,
+                name=d["name"],
+                players=form.players(),
+                player_ids=form.player_ids(),
+                user=request.user,
+            )
         except services.TournamentError as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, gettext("%(team)s entered.") % {"team": d["name"]})
-            return redirect("tournaments:manage", slug=tournament.slug)
+            return redirect(manage_url(tournament, "enter"))
     return manage_page(request, tournament, form=form)
+
+
+def _optional_context(module: str, function: str, tournament: Tournament) -> dict:
+    """A part's own context for the manage page (``<part>_context(tournament)``), if that part is
+    there: the page works without it."""
+    import importlib
+
+    try:
+        found = getattr(importlib.import_module(f"tournaments.{module}"), function)
+    except (ImportError, AttributeError):
+        return {}
+    return found(tournament)
 
 
 def manage_page(
@@ -230,7 +290,11 @@ def manage_page(
     embed_form: EmbedForm | None = None,
     swap_form: SwapForm | None = None,
 ) -> HttpResponse:
-    """The organizer page, with its forms as sent (a refused one shows its errors: a 422)."""
+    """The organizer page, built around "what now": during a round its console and the round's
+    actions first, then the set-up in sections (entries, rounds, decisions, settings); before the
+    start, the entries first. Its forms as sent (a refused one shows its errors: a 422)."""
+    from . import console
+
     if swap_form is None:
         swap_form = SwapForm()
     if form is None:
@@ -258,6 +322,16 @@ def manage_page(
     if tournament.status == Tournament.Status.RUNNING:  # the other team's check of each deal
         context["deal_check_asked"] = services.deal_check_asked(tournament)
         context["deal_checks"] = selectors.unchecked_deals(tournament=tournament)
+    if tournament.status == Tournament.Status.RUNNING and current is not None:
+        state = console.console_state(tournament=tournament, rnd=current)
+        context |= console.console_context(request, tournament, state)
+        # The next round's button says what it waits for (services.round_generate's conditions).
+        context["next_waiting"] = state["waiting"] if current.status != Round.Status.DRAFT else []
+        context["next_playing"] = state["playing"]
+    if tournament.status == Tournament.Status.RUNNING:
+        context["next_number"] = (rounds[-1].number if rounds else 0) + 1
+    if tournament.status == Tournament.Status.REGISTRATION:
+        context |= _optional_context("checkin", "checkin_context", tournament)
     status = 422 if form.errors or embed_form.errors or swap_form.errors else 200
     return render(request, "tournaments/manage.html", context, status=status)
 
@@ -301,7 +375,7 @@ def entry_status(request: HttpRequest, tournament: Tournament, entry_pk: int) ->
     status = request.POST.get("status")
     if status not in Entry.Status.values or status == Entry.Status.PENDING:
         messages.error(request, gettext("Unknown change."))
-        return redirect("tournaments:manage", slug=tournament.slug)
+        return redirect(manage_url(tournament, "entries"))
     label = gettext(Entry.Status(status).label).lower()  # marked in tournaments/messages.py
     return _done(
         request,
@@ -337,10 +411,12 @@ def round_generate(request: HttpRequest, tournament: Tournament) -> HttpResponse
 @require_POST
 def round_swap(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     rnd = get_object_or_404(tournament.rounds, number=number)
-    form = SwapForm(request.POST)
+    form = SwapForm(request.POST, rnd=rnd)
     if not form.is_valid():
-        messages.error(request, gettext("Write two places as table and side, e.g. 3A and 5B."))
-        return redirect("tournaments:manage", slug=tournament.slug)
+        messages.error(
+            request, gettext("Write two places as table and side, e.g. 3A and 5B, or a team's number.")
+        )
+        return redirect(manage_url(tournament, "rounds"))
     first, second, force = form.cleaned_data["first"], form.cleaned_data["second"], form.cleaned_data["force"]
     try:
         services.round_swap(rnd=rnd, first=first, second=second, user=request.user, force=force)
@@ -352,7 +428,7 @@ def round_swap(request: HttpRequest, tournament: Tournament, number: int) -> Htt
         messages.error(request, str(error))
     else:
         messages.success(request, gettext("Teams swapped."))
-    return redirect("tournaments:manage", slug=tournament.slug)
+    return redirect(manage_url(tournament, "rounds"))
 
 
 @organizer_only
@@ -414,7 +490,7 @@ def round_clock(request: HttpRequest, tournament: Tournament, number: int) -> Ht
         table = int(request.POST["table"]) if request.POST.get("table") else None
     except ValueError:
         messages.error(request, gettext("Minutes and the table are whole numbers."))
-        return redirect("tournaments:manage", slug=tournament.slug)
+        return redirect(manage_url(tournament, "director"))
     action = request.POST.get("action", "")
     return _done(
         request,
@@ -561,9 +637,12 @@ def finish(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @organizer_only
 @require_safe
 def audit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Who changed what, and when: entries, rounds, tables, matches and every deal."""
-    return render(request, "tournaments/audit.html", {"tournament": tournament,
-                  "rows": selectors.audit(tournament=tournament)})  # fmt: skip
+    """Who changed what, and when, in sentences (tournaments/audit.py), grouped by round; the latest
+    changes first, ``?before=`` for earlier ones."""
+    from .audit import audit_page, parse_before
+
+    page = audit_page(tournament=tournament, before=parse_before(request.GET.get("before")))
+    return render(request, "tournaments/audit.html", {"tournament": tournament, "page": page})
 
 
 @require_safe

@@ -84,17 +84,30 @@
     const number = el("span", "table-no", table.number);
     number.title = labels.table;
     const pair = el("span", "pair");
-    pair.append(el("span", "team team0", table.teams[0]));
+    const numbers = table.numbers || [];
+    const first = el("span", "team team0");
+    if (numbers[0]) first.append(el("small", "no", numbers[0]), " ");
+    first.append(table.teams[0] || "");
+    pair.append(first);
     const other = el("span", "team team1");
     if (table.bye) other.append(el("em", "", labels.bye));
-    else other.textContent = table.teams[1];
+    else {
+      if (numbers[1]) other.append(el("small", "no", numbers[1]), " ");
+      other.append(table.teams[1] || "");
+    }
     pair.append(other);
-    li.append(number, pair, el("span", "score", table.score ? `${table.score[0]}–${table.score[1]}` : ""));
+    const score = el("span", "score", table.score ? `${table.score[0]}–${table.score[1]}` : "");
+    if (table.paper) {
+      score.append(" ", el("small", "paper", "✎")); // from the paper sheet
+      score.title = labels.paper;
+    }
+    li.append(number, pair, score);
     return li;
   }
 
   function teamCell(row) {
     const td = el("td", "team-cell");
+    if (row.number) td.append(el("small", "no", row.number), " ");
     td.append(el("span", "team-name", row.team), " ", el("small", "", (row.players || []).length > 1 ? row.players.join(" & ") : ""));
     return td;
   }
@@ -211,6 +224,47 @@
     return section;
   }
 
+  // The knockout's bracket (tournaments/bracket.py): columns per round, the third place after them.
+  function bracketMatch(m) {
+    const box = el("div", `bracket-match is-${m.state}`);
+    box.dataset.testid = "bracket-match";
+    m.sides.forEach(function (side, i) {
+      const won = m.winner === null ? "" : (m.winner === i ? " is-winner" : " is-loser");
+      const row = el("div", "bracket-side" + won);
+      row.append(el("span", "bracket-seed", side && side.seed ? side.seed : ""));
+      const name = side ? (side.number ? `${side.number} ${side.name}` : side.name) : (m.state === "bye" ? labels.bye : "—");
+      row.append(el("span", "bracket-team" + (side ? "" : " bracket-empty"), name));
+      row.append(el("span", "bracket-score", m.score ? m.score[i] : ""));
+      box.append(row);
+    });
+    if (m.state === "playing") box.append(el("span", "bracket-note is-playing", labels.playing));
+    return box;
+  }
+
+  function bracketPanel() {
+    const section = panel("bracket", labels.bracket);
+    const columns = el("div", "bracket");
+    data.bracket.columns.forEach(function (column) {
+      const col = el("section", "bracket-column");
+      col.append(el("h3", "bracket-round", column.name));
+      const list = el("ol", "bracket-matches");
+      column.matches.forEach((m) => { const li = el("li"); li.append(bracketMatch(m)); list.append(li); });
+      col.append(list);
+      columns.append(col);
+    });
+    const wrap = el("div", "bracket-wrap");
+    wrap.dataset.testid = "bracket";
+    wrap.append(columns);
+    if (data.bracket.third_place) {
+      const extra = el("section", "bracket-extra");
+      extra.append(el("h3", "bracket-round", labels.third_place), bracketMatch(data.bracket.third_place));
+      wrap.append(extra);
+    }
+    section.querySelector(".panel-body").append(wrap);
+    section.dataset.key = "bracket";
+    return section;
+  }
+
   function emptyPanel() {
     const section = panel("standings", labels.standings);
     section.querySelector(".panel-body").append(el("p", "screen-empty", data.round ? labels.no_result : labels.not_drawn));
@@ -239,7 +293,8 @@
       const notes = function (body) {
         data.standings.notes.forEach((note) => body.append(el("p", "screen-note", note)));
       };
-      made.push(...paged("standings", labels.standings, data.standings.rows, standingsTable, standingsRow, notes));
+      if (data.bracket) made.push(bracketPanel());
+      else made.push(...paged("standings", labels.standings, data.standings.rows, standingsTable, standingsRow, notes));
     }
     if (!made.length) made.push(emptyPanel());
     slides = made;

@@ -246,6 +246,7 @@ def test_standings_rows_have_every_tie_break_value(anon, public_tournament):
     by_team = {row["team"]: row for row in rows}
     assert by_team["Lions"] == {
         "entry": by_team["Lions"]["entry"],
+        "number": 1,  # the first entered
         "rank": 1,
         "team": "Lions",
         "players": ["Alexis", "Vaso"],

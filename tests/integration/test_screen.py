@@ -161,7 +161,7 @@ def test_the_data_is_what_the_page_shows_and_its_version(client, night):
     assert response["Content-Type"] == "application/json"
     assert "no-cache" in response["Cache-Control"]
     data = response.json()
-    assert set(data) == {"version", "now", "tournament", "clock", "round", "standings", "ranking"}
+    assert set(data) == {"version", "now", "tournament", "clock", "round", "standings", "bracket", "ranking"}
     assert data["version"] == live.stamp(night.pk)
     assert data["tournament"] == {
         "name": "Screen night",

@@ -54,6 +54,7 @@ def test_the_organizer_finishes_early_from_the_manage_page(client, organizer):
     assert (t.status, t.finish_in_play) == ("finished", "left_out")
     page = text(client.get(reverse("tournaments:manage", args=[t.slug])))
     assert 'data-testid="finish-form"' not in page and "Draw the next round" not in page
+    assert "draw-next" not in page
     assert "Withdraw" not in page
 
 

@@ -17,7 +17,7 @@ from scoring import services as scoring_services
 from scoring.models import Match
 
 from .. import live, signals
-from ..models import Round, Table, Tournament
+from ..models import Adjustment, Round, Table, Tournament
 from . import queue
 from .common import TournamentError
 
@@ -48,10 +48,14 @@ def tournament_finish(
     if tournament.status != Tournament.Status.RUNNING:
         raise TournamentError(gettext("The tournament has not started: there is nothing to finish."))
 
+    # A table typed from its paper sheet is done: its match is neither finished on its totals (its
+    # deals would replace the paper result) nor left out (``services.paper``).
+    on_paper = Adjustment.objects.filter(tournament=tournament, kind=Adjustment.Kind.PAPER).values("table_id")
     open_tables = (
         Table.objects.filter(round__tournament=tournament, round__status=Round.Status.STARTED)
         .exclude(match__isnull=True)
         .exclude(match__status=Match.Status.FINISHED)
+        .exclude(pk__in=on_paper)
         .select_related("match")
     )
     now = timezone.now()
@@ -78,8 +82,10 @@ def tournament_finish(
             match.save(update_fields=["confirmed_at", "confirmed_by", "updated_at"])
     # What was not played to its end now counts for nobody, and takes no more deals (scoring asks
     # ``Table.left_out``), the organizer's neither: finished is finished.
-    left_out = Table.objects.filter(round__tournament=tournament, round__status=Round.Status.STARTED).exclude(
-        match__isnull=True
+    left_out = (
+        Table.objects.filter(round__tournament=tournament, round__status=Round.Status.STARTED)
+        .exclude(match__isnull=True)
+        .exclude(pk__in=on_paper)
     )
     for table in left_out.exclude(match__status=Match.Status.FINISHED):
         table.left_out = True

@@ -100,9 +100,10 @@ def player_register(
     from .entries import entry_next_number
 
     number = entry_next_number(tournament)
-    return Entry.objects.create(
-        tournament=tournament, player=player, status=status, contact=contact, number=number
-    )
+    entry = Entry(tournament=tournament, player=player, status=status, contact=contact, number=number)
+    entry._history_user = user
+    entry.save()
+    return entry
 
 
 # Rounds -------------------------------------------------------------------------------------

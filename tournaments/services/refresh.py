@@ -16,7 +16,7 @@ from .. import live, signals, standings
 from ..models import Adjustment, Entry, Round, StandingsSnapshot, Table, Tournament
 from . import queue, sync
 from .common import STAGE_KINDS
-from .results import DECISIONS, across_pools, adjustments, knockout_tables, penalties_shown, standings_compute
+from .results import SETTLED, across_pools, adjustments, knockout_tables, penalties_shown, standings_compute
 from .stage import pending_playoffs, pools, stage_rounds, ties_at_cuts
 
 
@@ -82,14 +82,15 @@ def _snapshot_rows(
 
 
 def rounds_close_finished(tournament: Tournament) -> None:
-    """A started round whose every match is finished (and confirmed, if asked) is finished: one
-    query finds them, whatever the number of rounds; each one closed is saved with its history.
-    Read from the matches, never from the standings: the recomputation and the draw both call it."""
+    """A started round whose every match is finished (and confirmed, if asked), decided by the
+    director or typed from its paper sheet, is finished: one query finds them, whatever the number
+    of rounds; each one closed is saved with its history. Read from the matches, never from the
+    standings: the recomputation and the draw both call it."""
     open_match = Q(match__isnull=True) | ~Q(match__status=Match.Status.FINISHED)
     if tournament.confirmation:
         open_match |= Q(match__confirmed_at__isnull=True)
     open_tables = Table.objects.filter(open_match, round=OuterRef("pk"), entry1__isnull=False).exclude(
-        Exists(Adjustment.objects.filter(table=OuterRef("pk"), kind__in=DECISIONS))
+        Exists(Adjustment.objects.filter(table=OuterRef("pk"), kind__in=SETTLED))
     )
     for rnd in tournament.rounds.filter(status=Round.Status.STARTED).exclude(Exists(open_tables)):
         rnd.status = Round.Status.FINISHED

@@ -104,7 +104,9 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
         )
     )
     decided = [row[4] for row in adjustments(tournament) if row[0] in DECISIONS and row[4] is not None]
-    if decided:  # the director's decision stands for these tables (below); none, no condition at all
+    paper = _paper_counted(tournament, counted)
+    decided += paper
+    if decided:  # the director's decision (or the paper sheet) stands for these tables (below)
         rows = rows.exclude(pk__in=decided)
     Result = standings.Result
     stage: list[standings.Result] = []
@@ -122,7 +124,7 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
             stage.append(result)
             if partner_a is not None and b is not None:  # an individual table: the partners' result too
                 stage.append(Result(partner_a, partner_b, result.points, result.winner, result.suffered))
-    for kind, number, result in _decisions(tournament):
+    for kind, number, result in _decisions(tournament, paper):
         if kind == Round.Kind.PLAYOFF:
             playoffs.setdefault(number, []).append(result)
         elif kind in STAGE_KINDS:
@@ -131,6 +133,22 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
 
 
 DECISIONS = (Adjustment.Kind.FORFEIT, Adjustment.Kind.AWARD)
+# A table with one of these is done: decided by the director, or its result typed from the paper sheet.
+SETTLED = (*DECISIONS, Adjustment.Kind.PAPER)
+
+
+def _paper_counted(tournament: Tournament, counted: Q) -> list[int]:
+    """The tables whose paper result counts (``services.paper``): a table with a paper result and no
+    decision of the director, whose match is not finished (and confirmed, where asked) by its deals.
+    The rule: **the deals replace the paper result** once they finish the match; a forfeit or a
+    match awarded stands above both. No query when the tournament has no paper result."""
+    rows = adjustments(tournament)
+    paper = {row[4] for row in rows if row[0] == Adjustment.Kind.PAPER and row[4] is not None}
+    paper -= {row[4] for row in rows if row[0] in DECISIONS}
+    if not paper:
+        return []
+    by_deals = set(Table.objects.filter(counted, pk__in=paper).values_list("pk", flat=True))
+    return sorted(paper - by_deals)
 
 
 def adjustments(tournament: Tournament) -> list[tuple]:
@@ -160,15 +178,20 @@ def adjustments(tournament: Tournament) -> list[tuple]:
     return found
 
 
-def _decisions(tournament: Tournament) -> list[tuple[str, int, standings.Result]]:
+def _decisions(tournament: Tournament, paper: Sequence[int] = ()) -> list[tuple[str, int, standings.Result]]:
     """The tables the director decided (a forfeit or a match awarded): the latest decision of each,
-    as a result with the scores the organizer set, whatever was played there."""
+    as a result with the scores the organizer set, whatever was played there; then the tables whose
+    paper result counts (``_paper_counted``), as a result with the paper's totals (no deals: nothing
+    suffered)."""
     latest: dict[int, tuple[str, int, standings.Result]] = {}
     partners: dict[int, tuple[str, int, standings.Result]] = {}
+    paper = set(paper)
     for kind_, _, _, _, table, kind, number, a, b, partner_a, partner_b, winner, scores in adjustments(
         tournament
     ):
-        if kind_ not in DECISIONS or table is None or b is None:
+        if table is None or b is None:
+            continue
+        if kind_ not in DECISIONS and not (kind_ == Adjustment.Kind.PAPER and table in paper):
             continue
         points = tuple(scores) if len(scores or ()) == 2 else (0, 0)
         latest[table] = (kind, number, standings.Result(a, b, points, winner))
@@ -248,31 +271,46 @@ def _apply_playoffs(
 def knockout_tables(tournament: Tournament) -> list[standings.KnockoutTable]:
     """Every table of the knockout rounds, in one query: its teams, bracket and winner (a bye wins;
     a match wins once it counts, as in the standings: finished, and confirmed where asked; a table
-    the director decided, by the decision)."""
+    the director decided, by the decision; else a table with a paper result, by the paper sheet, until
+    its deals finish the match)."""
     counted = Q(match__status=Match.Status.FINISHED)
     if tournament.confirmation:
         counted &= Q(match__confirmed_at__isnull=False)
     decided = Adjustment.objects.filter(table=OuterRef("pk"), kind__in=DECISIONS).order_by(
         "-created_at", "-pk"
     )
+    paper = Adjustment.objects.filter(table=OuterRef("pk"), kind=Adjustment.Kind.PAPER).order_by(
+        "-created_at", "-pk"
+    )
     rows = (
         Table.objects.filter(round__tournament=tournament, round__kind=Round.Kind.KNOCKOUT)
         .annotate(
-            counts=_Counts(When(counted, then=1), default=0), decision=Subquery(decided.values("winner")[:1])
+            counts=_Counts(When(counted, then=1), default=0),
+            decision=Subquery(decided.values("winner")[:1]),
+            paper=Subquery(paper.values("winner")[:1]),
         )
         .order_by("round__number", "number")
         .values_list(
-            "round__number", "entry0_id", "entry1_id", "bracket", "counts", "match__winner", "decision"
+            "round__number",
+            "entry0_id",
+            "entry1_id",
+            "bracket",
+            "counts",
+            "match__winner",
+            "decision",
+            "paper",
         )
     )
     tables = []
-    for number, a, b, bracket, counts, side, decision in rows:
+    for number, a, b, bracket, counts, side, decision, on_paper in rows:
         if b is None:
             winner = a
         elif decision is not None:
             winner = (a, b)[decision]
         elif counts and side is not None:
             winner = (a, b)[side]
+        elif on_paper is not None:  # the paper sheet, until the deals finish the match
+            winner = (a, b)[on_paper]
         else:
             winner = None
         tables.append(standings.KnockoutTable(round=number, a=a, b=b, winner=winner, bracket=bracket))

@@ -15,7 +15,7 @@ from simple_history.utils import bulk_create_with_history
 from scoring import services as scoring_services
 
 from .. import live, pairing, signals
-from ..models import Entry, Round, Table, Tournament
+from ..models import Entry, Round, Table, Tournament, new_seed
 from . import checks, individual, queue, refresh, sync
 from .common import STAGE_KINDS, TournamentError
 from .results import across_pools, knockout_tables, standings_compute
@@ -450,3 +450,92 @@ def playoffs_create(*, tournament_id: int) -> list[Round]:
         round_start(rnd=rnd)
         created.append(rnd)
     return created
+
+
+# A drawn round taken back before it starts ----------------------------------------------------
+
+
+def _last_draft(rnd: Round, user: Any) -> Round:
+    """``rnd`` locked, if it may be taken back: the tournament running, the round drawn and not
+    started, and the last one."""
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    Tournament.objects.select_for_update().get(pk=rnd.tournament_id)
+    _check_running(rnd.tournament, gettext("Rounds are changed while the tournament is running."))
+    if rnd.status != Round.Status.DRAFT:
+        raise TournamentError(
+            gettext(
+                "Round %(number)s has started: only a drawn round not started yet can be redrawn or deleted."
+            )
+            % {"number": rnd.number}
+        )
+    last = rnd.tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    if last != rnd.number:
+        raise TournamentError(gettext("Only the last round drawn can be redrawn or deleted."))
+    return rnd
+
+
+def _round_remove(rnd: Round, user: Any) -> None:
+    """Delete a drawn round and its tables, each with its history row (who removed it): a drawn
+    round's tables have no match yet (``round_start`` makes them), and nothing else points at them."""
+    for table in rnd.tables.all():
+        table._history_user = user
+        table.delete()
+    rnd._history_user = user
+    rnd.delete()
+
+
+def _draws_at_random(tournament: Tournament, number: int) -> bool:
+    """The round drawn by lot (from the tournament's seed): a concours's first round (unless seeded
+    by rating), an individual event's first round (the movement relabels the players by the seed).
+    Every other round follows from the standings, the schedule or the bracket: drawn again, it is
+    the same."""
+    if number != 1:
+        return False
+    if tournament.format == Tournament.Format.CONCOURS:
+        return not tournament.seed_by_rating
+    return tournament.format == Tournament.Format.INDIVIDUAL
+
+
+def _pairings_of(rnd: Round) -> frozenset:
+    """Who plays whom in ``rnd``, whatever the table numbers and sides: each table's two sides (a
+    team, or an individual round's partnership; a bye's empty side)."""
+    rows = rnd.tables.values_list("entry0_id", "partner0_id", "entry1_id", "partner1_id")
+    return frozenset(frozenset((frozenset((a, pa)), frozenset((b, pb)))) for a, pa, b, pb in rows)
+
+
+@transaction.atomic
+def round_delete(*, rnd: Round, user: Any = None) -> None:
+    """Delete a drawn round before it starts (the last one only), its tables with it; audited (the
+    round's and the tables' history keep them, and who deleted them). The next draw makes it again."""
+    rnd = _last_draft(rnd, user)
+    tournament_id = rnd.tournament_id
+    _round_remove(rnd, user)
+    sync.tournament_touch(tournament_id)
+    live.publish(tournament_id, "round")
+
+
+@transaction.atomic
+def round_redraw(*, rnd: Round, user: Any = None) -> Round:
+    """Draw a drawn round again before it starts (the last one only): it is deleted and drawn anew.
+
+    Where the format draws by lot (a concours's first round, an individual event's first round), a
+    new seed is drawn and stored (``Tournament.seed``, audited: the new draw can still be shown and
+    made again), until the pairings differ from the old ones. Elsewhere the draw follows from the
+    standings (Swiss, a concours's later rounds), the schedule (round robin, pools) or the bracket:
+    the same pairings come again, which undoes the organizer's swaps."""
+    rnd = _last_draft(rnd, user)
+    tournament = Tournament.objects.get(pk=rnd.tournament_id)
+    number, before = rnd.number, _pairings_of(rnd)
+    _round_remove(rnd, user)
+    if not _draws_at_random(tournament, number):
+        return _round_draw(tournament=tournament, user=user)
+    for _ in range(20):  # two teams (or players) have one draw only: give up after a few seeds
+        tournament.seed = new_seed()
+        tournament._history_user = user
+        tournament.save(update_fields=["seed"])
+        with transaction.atomic():  # a draw that gives the same pairings is undone, and another seed tried
+            drawn = _round_draw(tournament=tournament, user=user)
+            if _pairings_of(drawn) != before:
+                return drawn
+            transaction.set_rollback(True)
+    return _round_draw(tournament=tournament, user=user)
