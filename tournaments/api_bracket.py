@@ -12,7 +12,6 @@ from rest_framework.response import Response
 
 from .bracket import bracket_state
 
-
 # The choice set by name (settings' ENUM_NAME_OVERRIDES names its schema enum after it).
 SLOT_STATES = ["empty", "drawn", "playing", "finished", "bye"]
 

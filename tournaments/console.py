@@ -199,6 +199,8 @@ def console_state(*, tournament: Tournament, rnd: Round | None = None) -> dict[s
     since_start = rnd.clock_started_at or rnd.started_at
     paper = _paper_url(tournament, rnd) if rnd.status != Round.Status.DRAFT else None
     epoch = now.timestamp()
+    # A round just started: its tablets are opening their sheets; none is "not heard from" yet.
+    started_epoch = rnd.started_at.timestamp() if rnd.started_at else 0
     for table in tables:
         table.round = rnd
         row = _table_state(table, rnd, tournament, decisions.get(table.pk), now)
@@ -209,9 +211,9 @@ def console_state(*, tournament: Tournament, rnd: Round | None = None) -> dict[s
             last = table.match.updated_at if table.match is not None and row["played"] else since_start
             if last is not None and (now - last).total_seconds() > SLACK * pace:
                 flags["slow"] = int((now - last).total_seconds() // 60)
-        if in_play:
-            seen = heard.get(table.pk)
-            flags["silent"] = seen is None or epoch - seen > presence.SILENT_SECONDS
+        if in_play:  # unheard since the round started (or since last heard) for the silent delay
+            seen = max(heard.get(table.pk) or 0, started_epoch)
+            flags["silent"] = epoch - seen > presence.SILENT_SECONDS
         row |= {
             "pk": table.pk,
             "number": table.number,

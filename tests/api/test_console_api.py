@@ -1,12 +1,15 @@
 """GET /api/v1/tournaments/{slug}/console/ and POST …/calls/{id}/acknowledge/: the organizer's
 console of the current round as JSON, and a table's call for the director acknowledged (issue 26)."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from scoring import services as scoring
 from scoring.models import Match
 from tournaments import services
-from tournaments.models import DirectorCall
+from tournaments.models import DirectorCall, Round
 
 from .conftest import NOT_ORGANIZERS, WIN_0, client_for
 
@@ -19,6 +22,8 @@ def in_play(organizer, teams=6):
         services.entry_register(tournament=t, name=f"Team {i + 1}", players=[f"P{i}a", f"P{i}b"])
     t = services.tournament_start(tournament=t)
     rnd = services.round_start(rnd=services.round_generate(tournament=t))
+    # Ten minutes into the round: a tablet not heard from since the start is flagged.
+    Round.objects.filter(pk=rnd.pk).update(started_at=timezone.now() - timedelta(minutes=10))
     return t, list(rnd.tables.order_by("number"))
 
 

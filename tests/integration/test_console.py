@@ -135,7 +135,7 @@ def test_flags_slow_silent_unchecked_and_call(organizer, django_capture_on_commi
     state = console.console_state(tournament=t)
     one, two = tile(state, 1), tile(state, 2)
     assert one["flags"]["slow"] is None and not one["flags"]["silent"]  # a deal was just heard
-    assert two["flags"]["silent"]  # its tablet never opened its sheet
+    assert not two["flags"]["silent"]  # the round has just started: its tablet may still be opening
     assert one["flags"]["unchecked"] == [1]
     # Nothing sent for longer than twice the pace (5 min a deal): the table is slow.
     Round.objects.filter(pk=rnd.pk).update(started_at=timezone.now() - timedelta(minutes=11))
@@ -144,6 +144,7 @@ def test_flags_slow_silent_unchecked_and_call(organizer, django_capture_on_commi
     state = console.console_state(tournament=t)
     assert tile(state, 1)["flags"]["slow"] == 12 and tile(state, 2)["flags"]["slow"] == 11
     assert tile(state, 1)["flags"]["silent"]
+    assert tile(state, 2)["flags"]["silent"]  # never heard, eleven minutes into the round
     services.call_create(table=tables[3])
     state = console.console_state(tournament=t)
     assert tile(state, 4)["flags"]["call"] and [c["table"] for c in state["calls"]] == [4]
@@ -274,8 +275,20 @@ def test_a_deal_a_call_and_an_acknowledgement_change_the_consoles_version(
     assert console.console_version(t.pk) != third
 
 
+def test_a_table_unheard_since_the_start_is_flagged_only_after_the_silent_delay(organizer):
+    t, rnd, _ = in_play(organizer, teams=6)
+    assert not tile(console.console_state(tournament=t), 3)["flags"]["silent"]  # the round just began
+    Round.objects.filter(pk=rnd.pk).update(
+        started_at=timezone.now() - timedelta(seconds=presence.SILENT_SECONDS + 5)
+    )
+    assert tile(console.console_state(tournament=t), 3)["flags"]["silent"]
+
+
 def test_the_heartbeat_records_the_tablet(client, organizer):
-    t, _, tables = in_play(organizer, teams=6)
+    t, rnd, tables = in_play(organizer, teams=6)
+    Round.objects.filter(pk=rnd.pk).update(
+        started_at=timezone.now() - timedelta(seconds=presence.SILENT_SECONDS + 5)
+    )
     assert tile(console.console_state(tournament=t), 3)["flags"]["silent"]
     client.get(reverse("tournaments:director_call", args=[tables[2].token]), **HTMX)
     assert not tile(console.console_state(tournament=t), 3)["flags"]["silent"]
@@ -367,7 +380,10 @@ def test_a_paused_clock_and_a_paper_result_replaced_by_the_deals(organizer):
 
 
 def test_the_cache_away_costs_a_flag_never_an_error(organizer, monkeypatch):
-    t, _, tables = in_play(organizer)
+    t, rnd, tables = in_play(organizer)
+    Round.objects.filter(pk=rnd.pk).update(
+        started_at=timezone.now() - timedelta(seconds=presence.SILENT_SECONDS + 5)
+    )
 
     def broken(*args, **kwargs):
         raise ConnectionError("cache away")
