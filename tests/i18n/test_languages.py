@@ -468,10 +468,20 @@ def test_the_greek_and_bulgarian_sheets_show_no_latin_word_but_names(keeper_clie
 
 @pytest.mark.parametrize("lang", ["el", "bg"])
 def test_the_other_pages_show_no_latin_word_but_names(keeper_client, user, tournament, lang):
-    """The public pages and the organizer's, likewise (the audit page is left out: it lists the
-    records' own descriptions and field names, which are data)."""
+    """The public pages and the organizer's, likewise: the evening's too (the console, the paste, the
+    check-in pages, the audit's sentences, the accounts' pages)."""
     client = keeper_client
     match = _match(user, deals=MPOURLOTO_DEALS)
+    entry = tournament.entries.first()
+    open_event = tournament_services.tournament_create(
+        organizer=user, name="Friday concours", format="concours"
+    )
+    for i in range(2):
+        tournament_services.entry_register(
+            tournament=open_event, name=f"Club {i + 1}", players=[f"A{i}", f"B{i}"]
+        )
+    tournament_services.checkin_open_set(tournament=open_event, open=True, user=user)
+    waiting = open_event.entries.first()
     paths = {
         **public_pages(client, user, tournament),
         "history": reverse("scoring:match_history", args=[match.pk]),
@@ -482,13 +492,28 @@ def test_the_other_pages_show_no_latin_word_but_names(keeper_client, user, tourn
         "tokens": reverse("league:tokens"),
         "embed standings": reverse("tournaments:embed_standings", args=[tournament.slug]),
         "embed round": reverse("tournaments:embed_round", args=[tournament.slug, 1]),
+        # The organizer's evening: the console, a paper result's form, an entry's edit and withdrawal,
+        # the bracket, the audit, and a tournament still taking entries (check-in, the paste).
+        "console": reverse("tournaments:console", args=[tournament.slug]),
+        "paper": reverse("tournaments:table_paper", args=[tournament.slug, 1, 1]),
+        "entry edit": reverse("tournaments:entry_edit", args=[tournament.slug, entry.pk]),
+        "withdraw": reverse("tournaments:entry_withdraw", args=[tournament.slug, entry.pk]),
+        "bracket": reverse("tournaments:bracket", args=[tournament.slug]),
+        "audit": reverse("tournaments:audit", args=[tournament.slug]),
+        "manage before the start": reverse("tournaments:manage", args=[open_event.slug]),
+        "paste": reverse("tournaments:entries_bulk", args=[open_event.slug]),
+        "slips": reverse("tournaments:checkin_slips", args=[open_event.slug]),
+        "own check-in": reverse("tournaments:checkin_self", args=[waiting.checkin_token]),
+        "signup account": reverse("signup"),
+        "password reset": reverse("password_reset"),
         "login": reverse("login"),
     }
-    names = NAMES | {user.get_username(), tournament.name}
+    names = NAMES | {user.get_username(), tournament.name, open_event.name}
+    names |= {e.team.name for e in open_event.entries.select_related("team")}
     names |= {e.team.name for e in tournament.entries.select_related("team")}
     names |= {p for e in tournament.entries.all() for p in (e.team.player_a.name, e.team.player_b.name)}
     for name, path in paths.items():
-        if name == "login":
+        if name == "own check-in":
             client.logout()
         text = visible(client.get(path, HTTP_ACCEPT_LANGUAGE=lang).text)
         text = re.sub(r"https?://\S+", " ", text)
