@@ -215,7 +215,9 @@
     list.dataset.testid = "screen-podium";
     data.ranking.slice(0, 3).forEach(function (row, i) {
       const li = el("li", `podium-place place-${i + 1}`);
-      li.append(el("span", "podium-rank", row.rank ?? row.position), el("span", "podium-team", row.team),
+      const team = el("span", "podium-team", row.team);
+      if (row.number) team.prepend(el("small", "no", row.number), " ");
+      li.append(el("span", "podium-rank", row.rank ?? row.position), team,
         el("span", "podium-players", (row.players || []).length > 1 ? row.players.join(" & ") : ""));
       list.append(li);
     });

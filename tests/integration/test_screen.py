@@ -293,6 +293,9 @@ def test_a_finished_tournament_shows_its_final_ranking_when_there_is_one(client,
             "reached": "stage",
         },
     ]
+    ids = {e.name: e.pk for e in night.entries.select_related("team", "player")}
+    for row in ranking:  # the teams' own ids (the database's sequence goes on from other tests)
+        row["entry"] = ids.get(row["team"], row["entry"])
     monkeypatch.setattr(selectors, "standings_get", standings_with(ranking=ranking))
     shown = client.get(urls(night)["screen_data"]).json()["ranking"]
     assert [(r["position"], r["rank"], r["team"], r["players"]) for r in shown] == [
@@ -302,6 +305,9 @@ def test_a_finished_tournament_shows_its_final_ranking_when_there_is_one(client,
     page = client.get(urls(night)["screen"]).text
     podium = page.split('data-testid="screen-podium"')[1].split("</ol>")[0]
     assert [name in podium for name in ("Team 4", "Team 2", "Team 6", "Team 1")] == [True, True, True, False]
+    numbered = [r for r in shown[:3] if r["number"] is not None]  # the podium shows the teams' numbers
+    assert numbered
+    assert all(f'<small class="no">{r["number"]}</small> {r["team"]}' in podium for r in numbered)
     assert "Champion" in page.split('data-testid="screen-ranking"')[1]
     assert 'data-testid="screen-ranking"' in page and 'data-testid="screen-standings"' not in page
 
