@@ -334,6 +334,17 @@ def test_through_a_real_server_the_answer_does_not_wait_for_the_standings(organi
         while version(t) == before and time.monotonic() < deadline:
             time.sleep(0.05)
     assert version(t) == before + 1
+    requests_done(timeout=10)  # the server's thread ends its request before the test's database goes
+
+
+def requests_done(*, timeout: float) -> None:
+    """Wait for the live server's request threads (socketserver's ``process_request_thread``) to
+    end: the work after the response runs in them, and the request's end still reads the database."""
+    deadline = time.monotonic() + timeout
+    for thread in threading.enumerate():
+        target = getattr(thread, "_target", None)
+        if getattr(target, "__name__", "") == "process_request_thread":
+            thread.join(max(0.0, deadline - time.monotonic()))
 
 
 def test_outside_a_request_the_update_runs_at_once_and_held_work_waits(organizer):
