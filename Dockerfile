@@ -15,6 +15,7 @@ COPY players ./players
 COPY tournaments ./tournaments
 COPY league ./league
 COPY webhooks ./webhooks
+COPY notifications ./notifications
 COPY locale ./locale
 COPY templates ./templates
 COPY static ./static

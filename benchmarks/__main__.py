@@ -12,7 +12,19 @@ def main(argv: list[str]) -> None:
     from django.db import connection
     from django.test.utils import setup_test_environment
 
-    from benchmarks import bulk, console, exports, import_file, load, ratings, screens, standings, swiss
+    from benchmarks import (
+        bulk,
+        console,
+        exports,
+        import_file,
+        load,
+        personal,
+        push,
+        ratings,
+        screens,
+        standings,
+        swiss,
+    )
 
     known = {
         "swiss": swiss.run,
@@ -24,6 +36,8 @@ def main(argv: list[str]) -> None:
         "screens": screens.run,
         "bulk": bulk.run,
         "console": console.run,
+        "push": push.run,
+        "personal": personal.run,
     }
     names = argv or list(known)
     unknown = [n for n in names if n not in known]

@@ -320,6 +320,16 @@ def run() -> None:
             first = screens[0::TOURNAMENTS]
             heard_one = await hear(first, one_result)
 
+            def one_deal():  # a deal in play at the second tournament: no publish, its counter moves
+                from django.core.cache import cache
+
+                from tournaments import presence
+
+                key = cache.make_key(presence.changes_key(nights[1].pk))
+                redis.Redis.from_url(REDIS_URL).incr(key)  # as presence.changed does, in the live Redis
+
+            heard_deal = await hear(screens[1::TOURNAMENTS], one_deal)
+
             def to_all():
                 client = redis.Redis.from_url(REDIS_URL)
                 for t in nights:
@@ -346,6 +356,7 @@ def run() -> None:
                 "threads_before": threads_before,
                 "threads": threads,
                 "heard_one": heard_one,
+                "heard_deal": heard_deal,
                 "heard_all": heard_all,
             }
 
@@ -383,6 +394,11 @@ def run() -> None:
     figure(
         "a result reaches its 100 screens",
         f"{len(one)} heard it, median {one[len(one) // 2] * 1000:.0f} ms, last {one[-1] * 1000:.0f} ms",
+    )
+    deal = sorted(r["heard_deal"])
+    figure(
+        "a deal (no publish) reaches 100 screens",
+        f"{len(deal)} heard it, median {deal[len(deal) // 2] * 1000:.0f} ms, last {deal[-1] * 1000:.0f} ms",
     )
     every = sorted(r["heard_all"])
     figure(

@@ -7,6 +7,9 @@
 - ``tsoxa.W004``: no mail server named (neither ``EMAIL_URL`` nor ``EMAIL_HOST``), or a sender
   (``DEFAULT_FROM_EMAIL``) at localhost: the password reset's mail would not reach anyone.
 
+- ``tsoxa.W005``: Web Push is off: ``TSOXA_VAPID_PUBLIC_KEY``, ``TSOXA_VAPID_PRIVATE_KEY`` or
+  ``TSOXA_VAPID_SUBJECT`` unset (players cannot ask to be told of their table), or the pair is not one.
+
 ``tsoxa.W001`` (the site's public address) is the webhooks' own, in ``webhooks/checks.py``.
 Registered on import, by ``config/__init__.py``.
 """
@@ -64,3 +67,46 @@ def mail_configured(app_configs=None, **kwargs) -> list[Warning]:
         "(e.g. Tsoxa <tsoxa@example.org>): without them, nobody can reset a forgotten password."
     )
     return [Warning(f"Mail cannot be sent: {reason}.", hint=hint, id="tsoxa.W004") for reason in missing]
+
+
+@register(Tags.security, deploy=True)
+def push_configured(app_configs=None, **kwargs) -> list[Warning]:
+    names = ("TSOXA_VAPID_PUBLIC_KEY", "TSOXA_VAPID_PRIVATE_KEY", "TSOXA_VAPID_SUBJECT")
+    missing = [name for name in names if not getattr(settings, name, "")]
+    hint = (
+        "Make a pair with `manage.py vapid_keys` and set the three in the environment "
+        "(the subject: mailto:you@example.org or your site's https:// address)."
+    )
+    if missing:
+        return [
+            Warning(
+                f"Web Push is off: {', '.join(missing)} unset (players are not offered notifications).",
+                hint=hint,
+                id="tsoxa.W005",
+            )
+        ]
+    problem = _vapid_problem(*(getattr(settings, name) for name in names))
+    return [Warning(f"Web Push cannot work: {problem}.", hint=hint, id="tsoxa.W005")] if problem else []
+
+
+def _vapid_problem(public: str, private: str, subject: str) -> str:
+    """What is wrong with the VAPID settings, or ''."""
+    import base64
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    if not subject.startswith(("mailto:", "https://")):
+        return "TSOXA_VAPID_SUBJECT must start with mailto: or https://"
+    try:
+        raw = base64.urlsafe_b64decode(private + "=" * (-len(private) % 4))
+        key = ec.derive_private_key(int.from_bytes(raw, "big"), ec.SECP256R1())
+        own = key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        given = base64.urlsafe_b64decode(public + "=" * (-len(public) % 4))
+    except ValueError:
+        return "the VAPID keys are not base64url raw P-256 keys"
+    if own != given:
+        return "TSOXA_VAPID_PUBLIC_KEY is not the public key of TSOXA_VAPID_PRIVATE_KEY"
+    return ""

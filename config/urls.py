@@ -38,6 +38,7 @@ urlpatterns = [
     path("jsi18n/", ScriptCatalog.as_view(packages=["scoring"]), name="javascript-catalog"),
     path("players/", include(("league.player_urls", "players"), namespace="players")),
     path("", include("webhooks.urls")),
+    path("", include("notifications.urls")),
     path("", include("league.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),

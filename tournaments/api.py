@@ -38,8 +38,11 @@ from .api_checkin import CheckinActions
 from .api_console import ConsoleActions
 from .api_entries import EntryActions, entry_by_number, entry_pairs_by_number
 from .api_paper import PaperActions, PaperResultSerializer, paper_answers, paper_results
+from .api_personal import FinderActions
+from .api_prizes import PrizeActions, PrizeListSerializer
 from .api_schema import RankingSerializer
 from .models import Adjustment, Entry, Round, Table, Tournament
+from .prizes import prize_list
 from .services.individual import partnership_name
 
 
@@ -402,6 +405,7 @@ class TournamentExportSerializer(serializers.Serializer):
     rounds = RoundSerializer(many=True)
     standings = api_schema.StandingsRowSerializer(many=True)
     ranking = api_schema.RankingRowSerializer(many=True)
+    prizes = PrizeListSerializer(help_text="The prize list (tournaments/prizes.py prize_list)")
     matches = serializers.DictField(
         child=scoring_schema.ExportedMatchSerializer(),
         help_text="Every match of the tournament's tables, by its id: its match file and its sheet",
@@ -545,6 +549,8 @@ class TournamentViewSet(
     ConsoleActions,
     PaperActions,
     BracketActions,
+    PrizeActions,
+    FinderActions,
     mixins.CreateModelMixin,
     mixins.RetrieveModelMixin,
     mixins.UpdateModelMixin,
@@ -852,8 +858,12 @@ class TournamentViewSet(
         out = io.StringIO()
         writer = spreadsheet.writer(out)
         writer.writerow(
-            ["position", "rank", "team", "player_a", "player_b", "reached", "stage_rank", "withdrawn"]
+            [
+                *("position", "rank", "team", "player_a", "player_b", "reached", "stage_rank", "withdrawn"),
+                *("prize_amount", "prize", "special_prizes"),  # amount in units ("177.00"), text, categories
+            ]
         )
+        prizes = _prizes_by_place(tournament)
         for r in selectors.standings_get(tournament=tournament).get("ranking", []):
             writer.writerow(
                 [
@@ -864,6 +874,7 @@ class TournamentViewSet(
                     r["reached"],
                     r["stage_rank"],
                     r["withdrawn"],
+                    *prizes(r["position"], r["entry"]),
                 ]
             )
         return _csv(out, f"{tournament.slug}-ranking.csv")
@@ -1047,6 +1058,7 @@ def _export_parts(tournament: Tournament) -> Iterator[str]:
         "rounds": RoundSerializer(selectors.rounds_with_tables(tournament=tournament), many=True).data,
         "standings": [{**r, "number": numbers.get(r["entry"])} for r in standings_now["rows"]],
         "ranking": [{**r, "number": numbers.get(r["entry"])} for r in standings_now.get("ranking", [])],
+        "prizes": prize_list(tournament=tournament),
     }
     yield dump(head)[:-1] + ', "matches": {'
     for n, table in enumerate(_tables(tournament)):
@@ -1055,6 +1067,28 @@ def _export_parts(tournament: Tournament) -> Iterator[str]:
         }
         yield ("" if n == 0 else ", ") + f'"{table.match_id}": ' + dump(match)
     yield "}}"
+
+
+def _prizes_by_place(tournament: Tournament):
+    """The ranking CSV's prize columns of a place and its entry: the amount in units, the text, the
+    names of the categories it won."""
+    found = prize_list(tournament=tournament)
+    places = {p["position"]: p for p in found["places"]}
+    won: dict[int, list[str]] = {}
+    for category in found["categories"]:
+        for team in category["winners"]:
+            won.setdefault(team["entry"], []).append(category["name"])
+
+    def columns(position: int, entry: int) -> list[str]:
+        place = places.get(position) or {}
+        amount = place.get("amount")
+        return [
+            f"{amount // 100}.{amount % 100:02d}" if amount else "",
+            place.get("text", ""),
+            "; ".join(won.get(entry, [])),
+        ]
+
+    return columns
 
 
 def _two(players: list[str]) -> list[str]:

@@ -25,6 +25,7 @@ from config.ratelimits import failed_lookups_limited
 
 from . import services
 from .models import Entry, Tournament
+from .personal import personal_token, personal_url
 
 MISSING_SHOWN = 30  # the partial names at most this many missing teams, then "and n more"
 
@@ -199,6 +200,9 @@ def checkin_slips(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "entry": entry,
             "url": checkin_url(request, entry),
             "qr": reverse("tournaments:checkin_qr", args=[tournament.slug, entry.pk]),
+            # the team's own page for the evening (tournaments/personal.py), its link and QR code
+            "personal_url": personal_url(request, entry),
+            "personal_qr": reverse("tournaments:personal_qr", args=[personal_token(entry)]),
         }
         for entry in slip_entries(tournament)
     ]

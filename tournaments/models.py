@@ -437,3 +437,69 @@ class DirectorCall(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · call at {self.created_at:%H:%M}"
+
+
+class PrizeSettings(models.Model):
+    """The prize-giving's money: a pot split over the first places by the organizer's percentages,
+    rounded down as they choose, the remainder to the first place (tournaments/prizes.py)."""
+
+    class Rounding(models.TextChoices):
+        CENT = "cent", "To the cent"
+        UNIT = "unit", "Down to the unit (the euro)"
+        FIVE = "five", "Down to 5"
+        TEN = "ten", "Down to 10"
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="prize_settings")
+    pot_cents = models.PositiveIntegerField(default=0, help_text="The pot, in cents")
+    percentages = models.JSONField(
+        default=list, blank=True, help_text="The pot's percent for each place from the first, as decimal text"
+    )
+    rounding = models.CharField(max_length=10, choices=Rounding.choices, default=Rounding.UNIT)
+    currency = models.CharField(max_length=8, default="€", help_text="The symbol written after an amount")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name_plural = "prize settings"
+
+    def __str__(self) -> str:
+        return f"Prizes of {self.tournament}"
+
+
+class PlacePrize(models.Model):
+    """The prize of one place: a text (a trophy, a ham …) and/or an amount the organizer edited; an
+    empty amount is the split's."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="place_prizes")
+    place = models.PositiveSmallIntegerField(help_text="1 for the first place")
+    text = models.CharField(max_length=200, blank=True)
+    amount_cents = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Edited by the organizer, kept as edited; empty: the split's amount"
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "place"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "place"], name="place_prize_once")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · place {self.place}"
+
+
+class PrizeCategory(models.Model):
+    """A prize of the organizer's own (the best mixed team, the best junior pair …), its winners
+    picked by the organizer among the entries."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prize_categories")
+    name = models.CharField(max_length=120)
+    text = models.CharField(max_length=200, blank=True)
+    amount_cents = models.PositiveIntegerField(null=True, blank=True)
+    winners = models.ManyToManyField(Entry, blank=True, related_name="prize_categories")
+    order = models.PositiveSmallIntegerField(default=0)
+    history = HistoricalRecords(m2m_fields=[winners])
+
+    class Meta:
+        ordering = ["tournament", "order", "pk"]
+        verbose_name_plural = "prize categories"
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.name}"

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
+# A round was drawn (``round=``: the Round, a draft: its tables numbered, not started), drawn again
+# too (a redraw deletes the round and draws it anew). Not the play-offs, which start as they are made.
+round_drawn = Signal()
+
 # A round's matches were opened (``round=``: the Round, now started). Play-offs too.
 round_started = Signal()
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import bracket, checkin, console, embed, entry_views, screen, views
+from . import bracket, checkin, console, embed, entry_views, personal, prizes, screen, views
 from . import bulk as bulk_views  # a list of teams pasted or a CSV; the team form's player pickers
 from . import paper as paper_views  # a table typed from its paper sheet; a drawn round redrawn, deleted
 
@@ -12,11 +12,17 @@ urlpatterns = [
     path("tournaments/<slug:slug>/", views.tournament_home, name="home"),
     path("tournaments/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("tournaments/<slug:slug>/prizes/", views.prizes, name="prizes"),
+    path("tournaments/<slug:slug>/prizes/certificates/", prizes.certificates_page, name="certificates"),
+    path("tournaments/<slug:slug>/manage/prizes/", prizes.prizes_edit, name="prizes_edit"),
     path("tournaments/<slug:slug>/bracket/", bracket.bracket, name="bracket"),
     # The big screen (tournaments/screen.py); in production the events go to the ASGI live service.
     path("tournaments/<slug:slug>/screen/", screen.screen, name="screen"),
     path("tournaments/<slug:slug>/screen/data/", screen.screen_data, name="screen_data"),
     path("tournaments/<slug:slug>/screen/events/", screen.screen_events, name="screen_events"),
+    path("tournaments/<slug:slug>/screen/qr/<str:to>.svg", screen.screen_qr, name="screen_qr"),
+    # Find your table (tournaments/personal.py): a search box, and the list for the wall.
+    path("tournaments/<slug:slug>/find/", personal.finder, name="finder"),
+    path("tournaments/<slug:slug>/find/print/", personal.finder_print, name="finder_print"),
     # On a club's own website, in a frame (tournaments/embed.py).
     path("tournaments/<slug:slug>/embed/standings/", embed.standings, name="embed_standings"),
     path("tournaments/<slug:slug>/embed/round/", embed.round_current, name="embed_round_current"),
@@ -105,6 +111,10 @@ urlpatterns = [
     ),
     path("s/<str:token>/", views.scorekeeper_link, name="scorekeeper"),
     path("s/<str:token>/call/", console.director_call, name="director_call"),
+    # A team's or a player's own page (tournaments/personal.py): a signed link, no account.
+    path("me/<str:token>/", personal.personal, name="personal"),
+    path("me/<str:token>/data/", personal.personal_data, name="personal_data"),
+    path("me/<str:token>/qr.svg", personal.personal_qr, name="personal_qr"),
     path("c/<str:token>/", checkin.checkin_self, name="checkin_self"),  # a team's own check-in link
     path("tournaments/matches/<int:pk>/next/", views.table_next, name="table_next"),
 ]

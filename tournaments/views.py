@@ -128,7 +128,10 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 def prizes(request: HttpRequest, slug: str) -> HttpResponse:
-    """The prize list: the podium and the first N places (``?places=N``, 8 by default), to print."""
+    """The prize list: the podium, each place's prize and the categories' winners (tournaments/prizes.py),
+    and the first N places (``?places=N``, 8 by default), to print."""
+    from .prizes import prize_list  # it reads this module's organizer_only
+
     tournament = _visible(request, slug)
     standings = selectors.standings_get(tournament=tournament)
     ranking = standings.get("ranking", [])
@@ -142,6 +145,8 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
         "ranking": ranking,
         "places": places,
         "podium": selectors.podium(standings),
+        "prizes": prize_list(tournament=tournament),
+        "can_manage": selectors.can_manage(tournament, request.user),
     }
     return render(request, "tournaments/prizes.html", context)
 

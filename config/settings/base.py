@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "tournaments",
     "league",
     "webhooks",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -202,6 +203,16 @@ TSOXA_WEBHOOKS_PAUSE_AFTER = env.int("TSOXA_WEBHOOKS_PAUSE_AFTER", default=10)
 # The most webhooks one tournament, or one club, may have (paused ones count).
 TSOXA_WEBHOOKS_PER_OWNER = env.int("TSOXA_WEBHOOKS_PER_OWNER", default=20)
 
+# Web Push (notifications/): the server's VAPID key pair, base64url raw keys as browsers and py-vapid
+# use them (`manage.py vapid_keys` makes a pair), and a contact for the push services (mailto: or
+# https:). Unset: push is off (the opt-in is hidden, nothing is sent); check --deploy warns (W005).
+# An endpoint is posted to only where a webhook may be (webhooks/guard.py, TSOXA_WEBHOOKS_ALLOW_PRIVATE).
+TSOXA_VAPID_PUBLIC_KEY = env("TSOXA_VAPID_PUBLIC_KEY", default="")
+TSOXA_VAPID_PRIVATE_KEY = env("TSOXA_VAPID_PRIVATE_KEY", default="")
+TSOXA_VAPID_SUBJECT = env("TSOXA_VAPID_SUBJECT", default="")
+# The most addresses one entry's players may give for the same words by e-mail.
+TSOXA_EMAIL_FOLLOWS_PER_ENTRY = env.int("TSOXA_EMAIL_FOLLOWS_PER_ENTRY", default=4)
+
 # The API's request rates (config/throttles.py), per scoped token at its scope's rate, per account
 # (its DRF token or session) and per client address without credentials; counted in the cache.
 TSOXA_API_RATE_ANON = env("TSOXA_API_RATE_ANON", default="120/min")
@@ -279,6 +290,7 @@ SPECTACULAR_SETTINGS = {
         "ConsoleTableStateEnum": "tournaments.api_console.TABLE_STATES",
         "ConsoleClockStateEnum": "tournaments.api_console.CLOCK_STATES",
         "BracketSlotStateEnum": "tournaments.api_bracket.SLOT_STATES",
+        "PrizeRoundingEnum": "tournaments.api_prizes.ROUNDINGS",
     },
 }
 

@@ -232,3 +232,23 @@ self.addEventListener("message", function (event) {
       return done && data.engine ? engine() : null;
     }));
 });
+
+// Web Push (notifications/): a message {title, body, url, tag} is shown; a click on it focuses the
+// page it names (this site's only) or opens it.
+self.addEventListener("push", function (event) {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = {body: event.data.text()}; }
+  event.waitUntil(self.registration.showNotification(data.title || "Tsoxa", {
+    body: data.body || "", tag: data.tag || undefined, renotify: !!data.tag, data: {url: data.url || "/"},
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  let url = new URL((event.notification.data || {}).url || "/", self.location.origin);
+  if (url.origin !== self.location.origin) url = new URL("/", self.location.origin);
+  event.waitUntil(self.clients.matchAll({type: "window", includeUncontrolled: true}).then(function (open) {
+    const same = open.find(function (client) { return client.url === url.href && "focus" in client; });
+    return same ? same.focus() : self.clients.openWindow(url.href);
+  }));
+});

@@ -79,28 +79,62 @@
     return section;
   }
 
+  function words(template, values) {
+    return template.replace(/%\((\w+)\)s/g, (all, key) => (key in values ? values[key] : all));
+  }
+
+  // A table's score: the result, or while it plays the running score and how far it is
+  // ("Deal 7 of 12 · 532–410"; in a timed round the totals and the round's time left).
+  function scoreOf(table, node) {
+    node.replaceChildren();
+    node.title = "";
+    if (table.score) {
+      node.append(`${table.score[0]}–${table.score[1]}`);
+      if (table.paper) {
+        node.append(" ", el("small", "paper", `✎ ${labels.paper}`)); // from the paper sheet
+        node.title = labels.paper;
+      }
+      return;
+    }
+    if (!table.playing) return;
+    const running = `${table.running[0]}–${table.running[1]}`;
+    if (table.deals) node.append(el("small", "progress", words(labels.deal_of, { n: table.deal, of: table.deals })), " ", el("b", "", running));
+    else if (table.target) node.append(el("b", "", words(labels.of_target, { score: running, target: table.target })));
+    else {
+      node.append(el("b", "", running));
+      if (table.timed) {
+        const left = el("small", "progress");
+        left.dataset.clock = "row";
+        node.append(" ", left);
+      }
+    }
+  }
+
+  function sideOf(table, i) {
+    const side = el("span", `side side${i}`);
+    const team = el("span", `team team${i}`);
+    const numbers = table.numbers || [];
+    if (i === 1 && table.bye) team.append(el("em", "", labels.bye));
+    else {
+      if (numbers[i]) team.append(el("small", "no", numbers[i]), " ");
+      team.append(table.teams[i] || "");
+    }
+    side.append(team);
+    const players = (table.players || [])[i];
+    if (players && players.length) side.append(el("span", "players", players.join(" & ")));
+    return side;
+  }
+
   function pairingItem(table) {
-    const li = el("li", "pairing" + (table.finished ? " is-finished" : ""));
+    const li = el("li", "pairing" + (table.finished ? " is-finished" : table.playing ? " is-playing" : ""));
+    li.dataset.table = table.number;
     const number = el("span", "table-no", table.number);
     number.title = labels.table;
     const pair = el("span", "pair");
-    const numbers = table.numbers || [];
-    const first = el("span", "team team0");
-    if (numbers[0]) first.append(el("small", "no", numbers[0]), " ");
-    first.append(table.teams[0] || "");
-    pair.append(first);
-    const other = el("span", "team team1");
-    if (table.bye) other.append(el("em", "", labels.bye));
-    else {
-      if (numbers[1]) other.append(el("small", "no", numbers[1]), " ");
-      other.append(table.teams[1] || "");
-    }
-    pair.append(other);
-    const score = el("span", "score", table.score ? `${table.score[0]}–${table.score[1]}` : "");
-    if (table.paper) {
-      score.append(" ", el("small", "paper", "✎")); // from the paper sheet
-      score.title = labels.paper;
-    }
+    pair.append(sideOf(table, 0), sideOf(table, 1));
+    const score = el("span", "score");
+    score.dataset.testid = "table-score";
+    scoreOf(table, score);
     li.append(number, pair, score);
     return li;
   }
@@ -112,17 +146,25 @@
     return td;
   }
 
+  function columnHeads(head, columns) {
+    columns.forEach(function (c, i) {
+      const th = el("th", i === 0 ? "num ranked" : "num", c.abbr);
+      th.title = c.name;
+      head.append(th);
+    });
+  }
+
+  function values(tr, row) {
+    (row.values || []).forEach(function (v, i) { tr.append(el("td", i === 0 ? "num ranked" : "num", v)); });
+  }
+
   function standingsTable() {
     const table = el("table", "screen-table");
     table.dataset.testid = "screen-standings";
     const head = el("tr");
     head.append(el("th", "num", "#"), el("th", "", labels.team), el("th", "num", labels.played),
       el("th", "num", labels.record));
-    data.standings.columns.forEach(function (c) {
-      const th = el("th", "num", c.abbr);
-      th.title = c.name;
-      head.append(th);
-    });
+    columnHeads(head, data.standings.columns);
     table.append(el("thead"), el("tbody"));
     table.tHead.append(head);
     return table;
@@ -131,7 +173,7 @@
   function standingsRow(row) {
     const tr = el("tr", row.withdrawn ? "withdrawn" : "");
     tr.append(el("td", "num", row.rank), teamCell(row), el("td", "num", row.played), el("td", "num", row.record));
-    row.values.forEach(function (v) { tr.append(el("td", "num", v)); });
+    values(tr, row);
     return tr;
   }
 
@@ -139,7 +181,9 @@
     const table = el("table", "screen-table");
     table.dataset.testid = "screen-ranking";
     const head = el("tr");
-    head.append(el("th", "num", "#"), el("th", "", labels.team), el("th"));
+    head.append(el("th", "num", "#"), el("th", "", labels.team));
+    columnHeads(head, data.ranking_columns || []);
+    head.append(el("th"));
     table.append(el("thead"), el("tbody"));
     table.tHead.append(head);
     return table;
@@ -147,7 +191,9 @@
 
   function rankingRow(row) {
     const tr = el("tr");
-    tr.append(el("td", "num", row.rank ?? row.position), teamCell(row), el("td", "stage", row.stage || ""));
+    tr.append(el("td", "num", row.rank ?? row.position), teamCell(row));
+    values(tr, row);
+    tr.append(el("td", "stage", row.stage || ""));
     return tr;
   }
 
@@ -170,6 +216,10 @@
     return Math.max(1, Math.floor((room + gap) / height)) * columns;
   }
 
+  function columnsOf(list) {
+    return getComputedStyle(list).gridTemplateColumns.split(" ").filter(Boolean).length || 1;
+  }
+
   // A panel for every page of items: the first built with them all, measured, then cut.
   function paged(kind, title, items, makeList, makeItem, extra) {
     if (!items.length) return [];
@@ -188,10 +238,15 @@
     root.append(probe);
     const measured = probe.querySelector(".panel-body").firstElementChild;
     const per = capacity(probe, measured, isTable(measured));
+    const columns = isTable(measured) ? 1 : columnsOf(measured);
     probe.remove();
+    // As many pages as needed, filled evenly (13 rows on pages of 12: 7 and 6, never 12 and 1);
+    // a grid's pages by whole lines of its columns.
     const pages = Math.ceil(items.length / per);
+    let size = Math.ceil(items.length / pages);
+    if (columns > 1) size = Math.min(per, Math.ceil(size / columns) * columns);
     const out = [];
-    for (let p = 0; p < pages; p++) out.push(build(items.slice(p * per, (p + 1) * per), p + 1, pages));
+    for (let p = 0; p * size < items.length; p++) out.push(build(items.slice(p * size, (p + 1) * size), p + 1, Math.ceil(items.length / size)));
     out.forEach((section, p) => { section.dataset.key = `${kind}-${p}`; });
     return out;
   }
@@ -267,6 +322,17 @@
     return section;
   }
 
+  // "Find your table": everyone of the round, alphabetically, with their table.
+  function finderItem(row) {
+    const li = el("li", "finder-row");
+    li.append(el("span", "finder-name", row.name));
+    if (row.team && row.team !== row.name) li.append(el("small", "finder-team", row.team));
+    const where = el("span", "finder-table");
+    where.append(el("span", "table-no", row.table));
+    li.append(where);
+    return li;
+  }
+
   function emptyPanel() {
     const section = panel("standings", labels.standings);
     section.querySelector(".panel-body").append(el("p", "screen-empty", data.round ? labels.no_result : labels.not_drawn));
@@ -278,6 +344,9 @@
     const finished = data.tournament.status === "finished";
     const bar = data.round && !finished ? `${data.round.label} · ${data.round.status_label}` : data.tournament.status_label;
     document.querySelector(".screen-title").textContent = data.tournament.name;
+    const club = document.querySelector(".screen-club");
+    if (club) { club.textContent = data.tournament.club || ""; club.hidden = !data.tournament.club; }
+    colours(data.tournament.accent);
     document.querySelector(".screen-round").textContent = bar;
     const shown = slides[current] ? slides[current].dataset.key : null;
     root.replaceChildren();
@@ -297,6 +366,11 @@
       };
       if (data.bracket) made.push(bracketPanel());
       else made.push(...paged("standings", labels.standings, data.standings.rows, standingsTable, standingsRow, notes));
+      if (data.finder && data.finder.length) {
+        made.push(...paged("finder", labels.find_table, data.finder,
+          function () { const ol = el("ol", "finder"); ol.dataset.testid = "screen-finder"; return ol; },
+          finderItem));
+      }
     }
     if (!made.length) made.push(emptyPanel());
     slides = made;
@@ -304,6 +378,43 @@
     const again = slides.findIndex((s) => s.dataset.key === shown);
     show(again >= 0 ? again : 0, again >= 0);
     tick();
+  }
+
+  // The club's colours (checked for contrast by the server), else the screen's own green.
+  function colours(accent) {
+    const style = document.documentElement.style;
+    [["--felt", "bar"], ["--bar-ink", "ink"], ["--accent", "highlight"]].forEach(function ([name, key]) {
+      if (accent && accent[key]) style.setProperty(name, accent[key]);
+      else style.removeProperty(name);
+    });
+  }
+
+  // After a deal (the counter moved, nothing published): only the tables' running scores.
+  async function refreshTables(expected) {
+    try {
+      const url = new URL(root.dataset.dataUrl, window.location.href);
+      url.searchParams.set("part", "tables");
+      const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
+      if (!response.ok) return;
+      const part = await response.json();
+      if (!data.round || part.round !== data.round.number) { refresh(expected); return; }
+      setOffset(part.now);
+      data.round.tables = part.tables;
+      data.version = `${String(data.version).split("~")[0]}~${part.count}`;
+      root.dataset.version = data.version;
+      const byNumber = new Map(part.tables.map((t) => [String(t.number), t]));
+      let moved = false;
+      root.querySelectorAll(".pairing[data-table]").forEach(function (li) {
+        const table = byNumber.get(li.dataset.table);
+        if (!table) { moved = true; return; }
+        li.className = "pairing" + (table.finished ? " is-finished" : table.playing ? " is-playing" : "");
+        scoreOf(table, li.querySelector(".score"));
+      });
+      if (moved) render();
+      tick();
+    } catch (error) {
+      // No connection: the stream reconnects by itself and says what changed meanwhile.
+    }
   }
 
   function show(index, keepTimer) {
@@ -343,7 +454,8 @@
     }
     if (again) { again = false; refresh(expected); return; }
     // The data may lag a moment behind the change it was fetched for (a cache being filled).
-    if (expected && data.version !== expected && retries < 3) {
+    const stampOf = (v) => String(v || "").split("~")[0];
+    if (expected && stampOf(data.version) !== stampOf(expected) && retries < 3) {
       retries += 1;
       setTimeout(() => refresh(expected), 1000);
     } else {
@@ -371,9 +483,10 @@
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 60000);
     });
     source.addEventListener("changed", function (event) {
-      let version = "";
-      try { version = JSON.parse(event.data).version; } catch (error) { /* an old server */ }
-      refresh(version);
+      let version = "", what = "";
+      try { ({ version, what } = JSON.parse(event.data)); } catch (error) { /* an old server */ }
+      if (what === "tables" && !fetching) refreshTables(version);
+      else refresh(version);
     });
   }
 
@@ -396,6 +509,7 @@
   });
   document.addEventListener("visibilitychange", keepAwake);
   document.addEventListener("mousemove", moved);
+  document.body.classList.toggle("has-qr", Boolean(document.querySelector(".screen-qr")));
   setOffset(data.now);
   render();
   setInterval(tick, 250);

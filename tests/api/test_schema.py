@@ -89,6 +89,8 @@ V1_PATHS = {
     "/api/v1/tournaments/{slug}/calls/{call_id}/acknowledge/",
     "/api/v1/tournaments/{slug}/export/",
     "/api/v1/tournaments/{slug}/finish/",
+    "/api/v1/tournaments/{slug}/find/",
+    "/api/v1/tournaments/{slug}/prizes/",
     "/api/v1/tournaments/{slug}/ranking/",
     "/api/v1/tournaments/{slug}/ranking.csv/",
     "/api/v1/tournaments/{slug}/rounds/",

@@ -395,7 +395,7 @@ def test_export_is_the_whole_tournament_in_one_document(anon, public_tournament)
     assert 'filename="spring-cup.json"' in response["Content-Disposition"]
     assert response["Content-Type"] == "application/json"
     document = json.loads(body(response))
-    assert set(document) == {"tournament", "entries", "rounds", "standings", "ranking", "matches"}
+    assert set(document) == {"tournament", "entries", "rounds", "standings", "ranking", "prizes", "matches"}
     assert document["tournament"] == anon.get(url(public_tournament)).json()
     assert document["entries"] == anon.get(url(public_tournament, "entries/")).json()
     assert document["rounds"] == anon.get(url(public_tournament, "rounds/")).json()
@@ -883,7 +883,7 @@ def test_exports_stream_the_same_document_read_in_batches(anon, public_tournamen
 def test_exports_read_every_matchs_deals_in_one_query(anon, public_tournament, django_assert_max_num_queries):
     """The deals CSV and the JSON export do not ask the database once per match (4 matches here:
     reading each one's deals apart would take 4 queries more)."""
-    for name, most in (("deals.csv", 5), ("export", 10)):
+    for name, most in (("deals.csv", 5), ("export", 11)):  # export: +1, the prize settings (none here)
         with django_assert_max_num_queries(most):
             response = anon.get(url(public_tournament, name))
             assert response.status_code == 200 and body(response)

@@ -12,6 +12,10 @@ from django.urls import reverse
 ROOT = Path(__file__).resolve().parents[2]
 
 
+VAPID_PUBLIC = "BDZ_k4iEKtWgtMMsBR9JzaEIJKYA1STBLu2Tke4A7Q0ydzE8RCfAsOesEATEB-u9Cjft0s02p4FtZKKLKbyygLw"
+VAPID_PRIVATE = "aNoKmHtBILP0vyb1oJYYwLk1hwMPiXSbFPhVG0TjEXk"
+
+
 def check_deploy(**env):
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE_URL"))}
     environment.update(
@@ -22,6 +26,10 @@ def check_deploy(**env):
             "TSOXA_SITE_URL": "https://tsoxa.example.org",
             "EMAIL_URL": "smtp+tls://tsoxa:secret@smtp.example.org:587",
             "DEFAULT_FROM_EMAIL": "Tsoxa <tsoxa@example.org>",
+            # Web Push on (tsoxa.W005 otherwise): a pair made by `manage.py vapid_keys` for the tests
+            "TSOXA_VAPID_PUBLIC_KEY": VAPID_PUBLIC,
+            "TSOXA_VAPID_PRIVATE_KEY": VAPID_PRIVATE,
+            "TSOXA_VAPID_SUBJECT": "mailto:tsoxa@example.org",
             **env,
         }
     )

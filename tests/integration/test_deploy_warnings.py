@@ -142,3 +142,24 @@ def test_the_language_cookie_is_not_secure_on_a_laptop(client):
     response = client.post("/i18n/setlang/", {"language": "el", "next": "/"})
     cookie = response.cookies["django_language"]
     assert not cookie["secure"] and cookie["httponly"] and cookie["samesite"] == "Lax"
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"TSOXA_VAPID_PRIVATE_KEY": ""}, "Web Push is off: TSOXA_VAPID_PRIVATE_KEY unset"),
+        (
+            {"TSOXA_VAPID_PUBLIC_KEY": "", "TSOXA_VAPID_SUBJECT": ""},
+            "TSOXA_VAPID_PUBLIC_KEY, TSOXA_VAPID_SUBJECT",
+        ),
+        ({"TSOXA_VAPID_SUBJECT": "club@example.org"}, "must start with mailto: or https://"),
+        ({"TSOXA_VAPID_PUBLIC_KEY": "BAAA"}, "is not the public key of TSOXA_VAPID_PRIVATE_KEY"),
+        ({"TSOXA_VAPID_PRIVATE_KEY": "not*base64"}, "not base64url raw P-256 keys"),
+    ],
+    ids=["no private key", "two unset", "a subject that is no address", "keys of two pairs", "not a key"],
+)
+def test_web_push_off_or_misconfigured_is_warned(env, said):
+    done = check_deploy(CACHE_URL=REDIS_CACHE, **env)
+    said_all = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "tsoxa.W005" in said_all and said in said_all

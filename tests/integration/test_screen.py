@@ -37,7 +37,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from scoring import services as scoring
-from tournaments import live, screen, selectors, services
+from tournaments import live, presence, screen, selectors, services
 from tournaments.models import StandingsSnapshot, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -161,14 +161,19 @@ def test_the_data_is_what_the_page_shows_and_its_version(client, night):
     assert response["Content-Type"] == "application/json"
     assert "no-cache" in response["Cache-Control"]
     data = response.json()
-    assert set(data) == {"version", "now", "tournament", "clock", "round", "standings", "bracket", "ranking"}
-    assert data["version"] == live.stamp(night.pk)
+    assert set(data) == {
+        "version", "now", "tournament", "clock", "round", "standings", "bracket", "ranking",
+        "ranking_columns", "finder", "qr",
+    }  # fmt: skip
+    assert data["version"] == f"{live.stamp(night.pk)}~{presence.changes(night.pk)}"
     assert data["tournament"] == {
         "name": "Screen night",
         "slug": night.slug,
         "status": "running",
         "status_label": "Running",
         "game": "Mpourloto",
+        "club": "",
+        "accent": None,
     }
     assert data["clock"] is None and data["ranking"] is None  # no timed rounds here; not finished
     rnd = data["round"]
@@ -592,7 +597,7 @@ def test_the_events_view_under_wsgi_answers_at_once_with_a_retry_hint(client, ni
     assert not response.streaming and response["Content-Type"] == "text/event-stream"
     retry, change, hint = response.text.split("\n\n")[:3]
     assert retry == "retry: 3000"
-    assert parse(change)["id"] == live.stamp(night.pk)  # the browser missed a change
+    assert parse(change)["id"] == f"{live.stamp(night.pk)}~{presence.changes(night.pk)}"  # a change missed
     assert parse(hint)["event"] == "reconnect" and json.loads(parse(hint)["data"]) == {"retry": 3000}
 
 
@@ -676,7 +681,7 @@ def test_the_live_service_serves_the_stream_and_a_publish_from_another_process_r
         with override_settings(LIVE_REDIS_URL=REDIS_URL if redis_up() else ""):
             live.publish(night.pk, "standings")  # this process; the stream is in uvicorn's
         event = parse(read_event(stream))
-    assert event["event"] == "changed" and event["id"] == live.stamp(night.pk)
+    assert event["event"] == "changed" and event["id"] == f"{live.stamp(night.pk)}~0"
     if redis_up():  # pushed through Redis: the message says what changed
         assert json.loads(event["data"])["what"] == "standings"
 
@@ -705,3 +710,225 @@ def test_a_timed_rounds_clock_reaches_the_screen(client, organizer):
     services.round_clock(rnd=rnd, action="start")
     clock = client.get(url).json()["clock"]
     assert clock["state"] == "running" and clock["round"] == 1 and clock["ends_at"].endswith("Z")
+
+
+# The screen for a room (issue 27): players, running scores, the finder, points, colours, codes ------
+
+
+@pytest.fixture
+def long_night(organizer):
+    """A running Swiss of 6 three-deal matches, round 1 started, one deal played at table 2."""
+    t = services.tournament_create(organizer=organizer, name="Long night", swiss_rounds=3, deals_per_match=3)
+    for i in range(6):
+        services.entry_register(tournament=t, name=f"Team {i + 1}", players=[f"Zoe{i}", f"Adam{i}"])
+    services.tournament_start(tournament=t, user=organizer)
+    rnd = services.round_start(rnd=services.round_generate(tournament=t, user=organizer), user=organizer)
+    scoring.deal_record(match=rnd.tables.get(number=2).match, deal=WIN_0)
+    return Tournament.objects.get(pk=t.pk)
+
+
+def test_the_pairings_carry_the_team_numbers_and_the_players(client, long_night):
+    data = client.get(urls(long_night)["screen_data"]).json()
+    table = (
+        long_night.rounds.get(number=1)
+        .tables.select_related("entry0__team__player_a", "entry0__team__player_b", "entry1")
+        .get(number=1)
+    )
+    first = data["round"]["tables"][0]
+    assert first["players"][0] == [table.entry0.team.player_a.name, table.entry0.team.player_b.name]
+    assert first["numbers"] == [str(table.entry0.number), str(table.entry1.number)]
+    html = client.get(urls(long_night)["screen"]).text
+    assert (
+        f'<span class="players">{table.entry0.team.player_a.name} & {table.entry0.team.player_b.name}' in html
+    )
+    assert f'<small class="no">{table.entry0.number}</small> {table.entry0.team.name}' in html
+
+
+def test_a_table_in_play_shows_its_running_score_and_its_deal(client, long_night):
+    data = client.get(urls(long_night)["screen_data"]).json()
+    second = data["round"]["tables"][1]
+    assert second["playing"] and not second["finished"] and second["score"] is None
+    assert second["running"] == [100, 62] and (second["deal"], second["deals"]) == (2, 3)
+    assert not data["round"]["tables"][0]["playing"]  # no deal yet: nothing running
+    html = client.get(urls(long_night)["screen"]).text
+    assert "100–62" in html
+    assert screen.screen_labels()["deal_of"] % {"n": 2, "of": 3} == "Deal 2 of 3"
+
+
+def test_a_deal_moves_the_counter_and_the_tables_part_follows_it(client, long_night):
+    before = client.get(urls(long_night)["screen_data"]).json()
+    stamp, count = before["version"].split("~")
+    match = long_night.rounds.get(number=1).tables.get(number=2).match
+    scoring.deal_record(match=match, deal=WIN_0)  # no publish: the cache's counter moves
+    assert live.stamp(long_night.pk) == stamp
+    assert presence.changes(long_night.pk) == int(count) + 1
+    part = client.get(urls(long_night)["screen_data"] + "?part=tables").json()
+    assert set(part) == {"count", "round", "tables", "now"} and part["count"] == int(count) + 1
+    assert part["round"] == 1 and part["tables"][1]["running"] == [200, 124]
+    assert part["tables"][1]["deal"] == 3
+    # The stream (here its WSGI answer) says it as a change of the tables only.
+    events = client.get(urls(long_night)["screen_events"] + f"?v={before['version']}")
+    change = parse(events.text.split("\n\n")[1])
+    assert change["id"] == f"{stamp}~{int(count) + 1}"
+    assert json.loads(change["data"]) == {"version": change["id"], "what": "tables"}
+    # Up to date: nothing to say.
+    events = client.get(urls(long_night)["screen_events"] + f"?v={change['id']}")
+    assert "event: changed" not in events.text
+
+
+def test_the_tables_part_is_a_constant_number_of_queries(client, organizer, django_assert_max_num_queries):
+    def reads(teams: int) -> int:
+        t = services.tournament_create(
+            organizer=organizer, name=f"Q{teams}", swiss_rounds=3, deals_per_match=3
+        )
+        for i in range(teams):
+            services.entry_register(
+                tournament=t, name=f"T{teams}-{i}", players=[f"A{teams}-{i}", f"B{teams}-{i}"]
+            )
+        services.tournament_start(tournament=t, user=organizer)
+        services.round_start(rnd=services.round_generate(tournament=t, user=organizer), user=organizer)
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as seen:
+            assert client.get(urls(t)["screen_data"] + "?part=tables").status_code == 200
+        return len(seen)
+
+    assert reads(4) == reads(24) <= 8
+
+
+def test_the_counter_is_read_once_a_second_for_all_the_screens_of_a_tournament(monkeypatch):
+    reads = []
+
+    async def counter(tournament_id, counts):
+        reads.append(tournament_id)
+        await asyncio.sleep(0.05)
+        return 7
+
+    monkeypatch.setattr(screen, "_read_counter", counter)
+
+    async def scenario():
+        counts = screen._Counts()
+        first = await asyncio.gather(*(counts.get(1) for _ in range(100)), counts.get(2))
+        again = await counts.get(1)  # within the second: no read
+        return first, again
+
+    first, again = async_to_sync(scenario)()
+    assert set(first) == {7} and again == 7
+    assert sorted(reads) == [1, 2]
+
+
+def test_the_merged_stream_says_tables_when_the_counter_moves(monkeypatch):
+    monkeypatch.setattr(screen, "COUNTER_SECONDS", 0.05)
+    values = iter([3, 3, 4, 4])
+
+    class Counts:
+        async def get(self, tournament_id):
+            return next(values, 4)
+
+    async def live_stream():
+        await asyncio.sleep(0.5)
+        yield live.changed("running.2.0.0", "standings")
+        await asyncio.sleep(10)
+
+    async def scenario():
+        out = []
+        merged = screen._merged("retry: 3000\n\n", live_stream(), 1, "running.1.0.0", 3, "3", Counts())
+        async for chunk in merged:
+            out.append(chunk)
+            if len(out) == 3:
+                break
+        await merged.aclose()
+        return out
+
+    first, tables, published = async_to_sync(scenario)()
+    assert first == "retry: 3000\n\n"
+    assert parse(tables)["id"] == "running.1.0.0~4"
+    assert json.loads(parse(tables)["data"])["what"] == "tables"
+    assert parse(published)["id"] == "running.2.0.0~4"
+    assert json.loads(parse(published)["data"])["what"] == "standings"
+
+
+def test_the_finder_lists_every_player_and_team_alphabetically_with_its_table(client, long_night):
+    data = client.get(urls(long_night)["screen_data"]).json()
+    rows = data["finder"]
+    assert len(rows) == 6 * 3  # each team and its two players
+    names = [row["name"] for row in rows]
+    assert names == sorted(names, key=str.casefold)
+    tables = long_night.rounds.get(number=1).tables.select_related("entry0__team__player_a", "entry1__team")
+    where = {}
+    for table in tables:
+        for side, entry in enumerate((table.entry0, table.entry1)):
+            if entry is not None:
+                where[entry.team.name] = (table.number, "AB"[side], entry.number)
+    for row in rows:  # a team's row, or a player's with their team (tournaments.personal.finder_rows)
+        assert (row["table"], row["side"], row["number"]) == where[row["team"] or row["name"]]
+    assert 'data-testid="screen-finder"' in client.get(urls(long_night)["screen"]).text
+
+
+def test_the_finder_is_not_there_once_the_round_is_over_or_before_a_draw(client, organizer):
+    t = services.tournament_create(organizer=organizer, name="Early", swiss_rounds=3)
+    for i in range(4):
+        services.entry_register(tournament=t, name=f"E{i}", players=[f"Ea{i}", f"Eb{i}"])
+    assert client.get(urls(t)["screen_data"]).json()["finder"] == []
+
+
+def test_the_qr_codes_lead_to_the_live_standings_and_the_finder(client, night):
+    data = client.get(urls(night)["screen_data"]).json()
+    assert [code["to"] for code in data["qr"]] == ["standings", "finder"]
+    assert data["qr"][0]["path"] == reverse("tournaments:standings", args=[night.slug])
+    assert data["qr"][1]["path"] == f"/tournaments/{night.slug}/find/"
+    for code in data["qr"]:
+        response = client.get(code["src"])
+        assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+        assert response.content.lstrip().startswith(b"<svg")
+        assert response["Content-Security-Policy"] == "default-src 'none'"
+    assert client.get(reverse("tournaments:screen_qr", args=[night.slug, "elsewhere"])).status_code == 404
+    html = client.get(urls(night)["screen"]).text
+    assert 'data-testid="qr-standings"' in html and 'data-testid="qr-finder"' in html
+
+
+def test_a_private_tournament_has_no_codes_to_scan(client, organizer, private):
+    assert client.get(reverse("tournaments:screen_qr", args=[private.slug, "standings"])).status_code == 404
+    client.login(username="org", password="pw-org-12345")
+    assert client.get(urls(private)["screen_data"]).json()["qr"] == []
+
+
+def test_the_club_and_its_colours_with_a_readable_contrast(client, night):
+    from players.models import Club
+
+    club = Club.objects.create(name="Kafeneio Club", slug="kafeneio-club")
+    Tournament.objects.filter(pk=night.pk).update(club=club, colour="#FFD700", background="#000000")
+    data = client.get(urls(night)["screen_data"]).json()["tournament"]
+    assert data["club"] == "Kafeneio Club"
+    assert data["accent"] == {"bar": "#ffd700", "ink": "#1b1400", "highlight": "#ffd700"}  # dark ink on gold
+    assert "Kafeneio Club" in client.get(urls(night)["screen"]).text
+    Tournament.objects.filter(pk=night.pk).update(colour="#0a1a12")  # as dark as the screen
+    accent = client.get(urls(night)["screen_data"]).json()["tournament"]["accent"]
+    assert accent["ink"] == "#ffffff" and accent["highlight"] == "#ffffff"  # highlights stay readable
+    Tournament.objects.filter(pk=night.pk).update(colour="#7a7a7a")  # grey: neither reads at 4.5:1
+    assert client.get(urls(night)["screen_data"]).json()["tournament"]["accent"] is None
+    Tournament.objects.filter(pk=night.pk).update(colour="#zzzzzz")
+    assert client.get(urls(night)["screen_data"]).json()["tournament"]["accent"] is None
+
+
+def test_contrast_is_wcags():
+    assert round(screen.contrast((0, 0, 0), (255, 255, 255)), 1) == 21.0
+    assert screen.contrast((10, 10, 10), (10, 10, 10)) == 1.0
+
+
+def test_the_final_ranking_carries_the_points_it_was_ranked_by(client, night, organizer):
+    for number in (2, 3):
+        finish_table(night, number)
+    services.tournament_finish(tournament=night, reason="The café closes", user=organizer)
+    data = client.get(urls(night)["screen_data"]).json()
+    assert data["ranking"], "a finished tournament has its ranking"
+    keys = [k for k in night.tiebreaks if k != "head_to_head"][:2]
+    assert [c["key"] for c in data["ranking_columns"]] == keys
+    rows = {row["entry"]: row for row in selectors.standings_get(tournament=night)["rows"]}
+    ranked = data["ranking"]
+    assert all(len(row["values"]) == 2 for row in ranked)
+    winner = next(r for r in rows.values() if r["team"] == ranked[0]["team"])
+    assert ranked[0]["values"] == [winner["values"][k] for k in keys]
+    html = client.get(urls(night)["screen"]).text.split('data-testid="screen-ranking"')[1]
+    assert f'<td class="num ranked">{ranked[0]["values"][0]}</td>' in html

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDER = ("players", "scoring", "tournaments", "league", "webhooks")
+ORDER = ("players", "scoring", "tournaments", "league", "webhooks", "notifications")
 
 
 def imported_apps(path: Path) -> set[tuple[str, int]]:

@@ -180,7 +180,9 @@ def _round_draw(*, tournament: Tournament, user: Any = None) -> Round:
     ):  # the recomputation has queued their play-off; the worker has not made it yet
         raise TournamentError(gettext("Teams are level at a cut: their play-off is being set up. Try again."))
     if individual.is_individual(tournament):  # players alone: the movement seats them, four a table
-        return individual.round_draw(tournament=tournament, playing=_playing(tournament), user=user)
+        rnd = individual.round_draw(tournament=tournament, playing=_playing(tournament), user=user)
+        signals.round_drawn.send(sender=Round, tournament=tournament, round=rnd)
+        return rnd
     try:
         kind, pairs, extra = _next_pairs(tournament)
         everyone = [*pairs, *(pair for _, pair in extra)]
@@ -199,6 +201,7 @@ def _round_draw(*, tournament: Tournament, user: Any = None) -> Round:
     rnd.save()
     _save_tables(rnd, pairs, byes_last=kind != Round.Kind.KNOCKOUT, user=user, extra=extra)
     live.publish(tournament.pk, "round")
+    signals.round_drawn.send(sender=Round, tournament=tournament, round=rnd)
     return rnd
 
 
