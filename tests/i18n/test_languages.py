@@ -30,6 +30,7 @@ from tournaments import standings
 from tournaments.messages import CHOICE_LABELS as TOURNAMENT_LABELS
 from tournaments.messages import METRIC_ABBRS, METRIC_NAMES
 from tournaments.models import Entry, Round, Tournament
+from tournaments.personal import personal_token
 
 pytestmark = pytest.mark.django_db
 
@@ -503,6 +504,13 @@ def test_the_other_pages_show_no_latin_word_but_names(keeper_client, user, tourn
         "manage before the start": reverse("tournaments:manage", args=[open_event.slug]),
         "paste": reverse("tournaments:entries_bulk", args=[open_event.slug]),
         "slips": reverse("tournaments:checkin_slips", args=[open_event.slug]),
+        # The people in the room: a team's own page, the finder and its list, the prizes.
+        "own page": reverse("tournaments:personal", args=[personal_token(entry)]),
+        "finder": reverse("tournaments:finder", args=[tournament.slug]) + "?q=Club",
+        "finder list": reverse("tournaments:finder_print", args=[tournament.slug]),
+        "prizes": reverse("tournaments:prizes", args=[tournament.slug]),
+        "prizes editor": reverse("tournaments:prizes_edit", args=[tournament.slug]),
+        "certificates": reverse("tournaments:certificates", args=[tournament.slug]),
         "own check-in": reverse("tournaments:checkin_self", args=[waiting.checkin_token]),
         "signup account": reverse("signup"),
         "password reset": reverse("password_reset"),
