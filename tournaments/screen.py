@@ -208,6 +208,59 @@ def _bracket(tournament: Tournament) -> dict[str, Any] | None:
     return bracket_state(tournament=tournament)
 
 
+def _prizes(tournament: Tournament) -> dict[str, Any] | None:
+    """The prize-giving's panel (``tournaments.prizes.prize_list``), once the tournament is
+    finished and it has prizes (a place with a prize, or a category); else None. Amounts are
+    written with the currency ("177 €"). A constant number of queries (one when none is set)."""
+    from .prizes import money, prize_list
+
+    found = prize_list(tournament=tournament)
+    if not (found["places"] or found["categories"]):
+        return None
+    currency = found["currency"]
+    key = found["points_key"]
+
+    def team(side: dict[str, Any] | None) -> dict[str, Any] | None:
+        if side is None:
+            return None
+        players = list(side.get("players") or [])
+        return {
+            "number": side.get("number"),
+            "name": side["name"],
+            "players": players if len(players) > 1 else [],
+        }
+
+    return {
+        "points": None
+        if not key
+        else {
+            "key": key,
+            "abbr": words.metric_abbr(METRICS[key].abbr) if key in METRICS else key,
+            "name": catalogue.label(METRICS[key].name) if key in METRICS else key,
+        },
+        "places": [
+            {
+                "position": place["position"],
+                "team": team(place["team"]),
+                "withdrawn": place["withdrawn"],
+                "points": "" if place["points"] is None else place["points"],
+                "amount": money(place["amount"], currency) if place["amount"] else "",
+                "text": place["text"],
+            }
+            for place in found["places"]
+        ],
+        "categories": [
+            {
+                "name": category["name"],
+                "winners": [team(w) for w in category["winners"]],
+                "amount": money(category["amount"], currency) if category["amount"] else "",
+                "text": category["text"],
+            }
+            for category in found["categories"]
+        ],
+    }
+
+
 def screen_state(tournament: Tournament) -> dict[str, Any]:
     """Everything the screen shows, and the version it was read at: never newer than what it holds
     (the stamp is read before the rounds; the standings' own version is the one served)."""
@@ -252,6 +305,8 @@ def screen_state(tournament: Tournament) -> dict[str, Any]:
         "qr": _qr_codes(tournament, screen_labels()),
         # during the knockout, its bracket instead of the standings (tournaments/bracket.py)
         "bracket": _bracket(tournament) if rnd is not None and rnd.kind == Round.Kind.KNOCKOUT else None,
+        # the prize-giving, once finished and when the organizer set prizes (tournaments/prizes.py)
+        "prizes": _prizes(tournament) if finished else None,
         "ranking": [
             {
                 "position": row.get("position"),
@@ -446,6 +501,11 @@ def screen_labels() -> dict[str, str]:
         "find_table": gettext("Find your table"),
         "qr_standings": gettext("Live standings"),
         "qr_finder": gettext("Find your table"),
+        "prizes": gettext("Prizes"),
+        "place": gettext("Place"),
+        "prize": gettext("Prize"),
+        "not_decided": gettext("Not decided yet"),
+        "not_chosen": gettext("Not chosen yet"),
     }
 
 

@@ -197,6 +197,54 @@
     return tr;
   }
 
+  // The prize-giving (tournaments/prizes.py): each place with its team, points and prize, then
+  // the organizer's categories with their winners; one table, paged like the ranking.
+  function prizesTable() {
+    const table = el("table", "screen-table prizes-table");
+    table.dataset.testid = "screen-prizes";
+    const head = el("tr");
+    head.append(el("th", "num", labels.place), el("th", "", labels.team));
+    if (data.prizes.points) {
+      const th = el("th", "num", data.prizes.points.abbr);
+      th.title = data.prizes.points.name;
+      head.append(th);
+    }
+    head.append(el("th", "prize-cell", labels.prize));
+    table.append(el("thead"), el("tbody"));
+    table.tHead.append(head);
+    return table;
+  }
+
+  function winner(td, team) {
+    if (team.number) td.append(el("small", "no", team.number), " ");
+    td.append(el("span", "team-name", team.name));
+    if ((team.players || []).length) td.append(" ", el("small", "", team.players.join(" & ")));
+  }
+
+  function prizeRow(item) {
+    const tr = el("tr", item.category ? "prize-category" : "prize-place" + (item.withdrawn ? " withdrawn" : ""));
+    const team = el("td", "team-cell");
+    if (item.category) {
+      tr.append(el("td", "num prize-star", "★"));
+      team.append(el("span", "category-name", item.name), " ");
+      item.winners.forEach(function (w, i) { if (i) team.append(" · "); winner(team, w); });
+      if (!item.winners.length) team.append(el("em", "prize-empty", labels.not_chosen));
+    } else {
+      tr.dataset.place = item.position;
+      tr.append(el("td", "num", item.position));
+      if (item.team) winner(team, item.team);
+      else team.append(el("em", "prize-empty", labels.not_decided));
+    }
+    tr.append(team);
+    if (data.prizes.points) tr.append(el("td", "num", item.category ? "" : item.points));
+    const prize = el("td", "prize-cell");
+    if (item.amount) prize.append(el("strong", "amount", item.amount));
+    if (item.amount && item.text) prize.append(" · ");
+    if (item.text) prize.append(item.text);
+    tr.append(prize);
+    return tr;
+  }
+
   // How many items fit on one page of this panel: rows of a grid of columns, or of a table.
   function capacity(section, list, isTable) {
     const body = section.querySelector(".panel-body");
@@ -355,7 +403,8 @@
     if (data.ranking) {
       made.push(podiumPanel());
       made.push(...paged("ranking", labels.final_ranking, data.ranking, rankingTable, rankingRow));
-    } else {
+    }
+    if (!data.ranking) {
       if (data.round && !finished) {
         made.push(...paged("pairings", `${data.round.label} · ${labels.pairings}`, data.round.tables,
           function () { const ol = el("ol", "pairings"); ol.dataset.testid = "screen-pairings"; return ol; },
@@ -371,6 +420,10 @@
           function () { const ol = el("ol", "finder"); ol.dataset.testid = "screen-finder"; return ol; },
           finderItem));
       }
+    }
+    if (data.prizes) { // after the final ranking: the prize-giving
+      const items = data.prizes.places.concat(data.prizes.categories.map((c) => Object.assign({ category: true }, c)));
+      made.push(...paged("prizes", labels.prizes, items, prizesTable, prizeRow));
     }
     if (!made.length) made.push(emptyPanel());
     slides = made;

@@ -163,7 +163,7 @@ def test_the_data_is_what_the_page_shows_and_its_version(client, night):
     data = response.json()
     assert set(data) == {
         "version", "now", "tournament", "clock", "round", "standings", "bracket", "ranking",
-        "ranking_columns", "finder", "qr",
+        "ranking_columns", "finder", "qr", "prizes",
     }  # fmt: skip
     assert data["version"] == f"{live.stamp(night.pk)}~{presence.changes(night.pk)}"
     assert data["tournament"] == {
@@ -932,3 +932,168 @@ def test_the_final_ranking_carries_the_points_it_was_ranked_by(client, night, or
     assert ranked[0]["values"] == [winner["values"][k] for k in keys]
     html = client.get(urls(night)["screen"]).text.split('data-testid="screen-ranking"')[1]
     assert f'<td class="num ranked">{ranked[0]["values"][0]}</td>' in html
+
+
+# The prize-giving (tournaments/prizes.py) ------------------------------------------------------
+
+
+def concours_over(organizer, teams: int = 6, name: str = "Prize night") -> Tournament:
+    """A one-round concours, every table played, finished."""
+    t = services.tournament_create(
+        organizer=organizer, name=name, swiss_rounds=1, deals_per_match=1, format="concours"
+    )
+    for i in range(teams):
+        services.entry_register(
+            tournament=t, name=f"{name} {i + 1}", players=[f"{name} A{i}", f"{name} B{i}"]
+        )
+    t = services.tournament_start(tournament=t)
+    rnd = services.round_start(rnd=services.round_generate(tournament=t))
+    for table in rnd.tables.exclude(match=None):
+        scoring.deal_record(match=table.match, deal=WIN_0)
+    services.standings_refresh(tournament_id=t.pk)
+    t = Tournament.objects.get(pk=t.pk)
+    if t.status != Tournament.Status.FINISHED:
+        services.tournament_finish(tournament=t, reason="Done", in_play="totals", user=organizer)
+    return Tournament.objects.get(pk=t.pk)
+
+
+def set_prizes(t: Tournament, organizer) -> None:
+    from tournaments import prizes
+
+    prizes.prizes_update(
+        tournament=t,
+        user=organizer,
+        pot_cents=43700,
+        percentages=["40", "25", "15", "12", "8"],
+        rounding="unit",
+    )
+    prizes.prize_lines_update(tournament=t, lines=[(2, "A ham", None)], user=organizer)
+    last = t.entries.order_by("-number").first()
+    prizes.prize_category_save(
+        tournament=t, name="Best mixed team", text="A cup", amount_cents=2050, winners=[last], user=organizer
+    )
+
+
+def test_the_prizes_come_only_once_finished_and_set(client, organizer, night):
+    from tournaments import prizes
+
+    prizes.prizes_update(tournament=night, user=organizer, pot_cents=10000, percentages=["60", "40"])
+    data = client.get(urls(night)["screen_data"]).json()
+    assert data["prizes"] is None  # still running: no prize-giving yet
+    assert 'data-testid="screen-prizes"' not in client.get(urls(night)["screen"]).text
+    over = concours_over(organizer)
+    data = client.get(urls(over)["screen_data"]).json()
+    assert data["ranking"] and data["prizes"] is None  # finished, no prize set: no panel
+    assert 'data-testid="screen-prizes"' not in client.get(urls(over)["screen"]).text
+    prizes.prizes_update(tournament=over, user=organizer, pot_cents=0)  # a settings row, still no prize
+    assert client.get(urls(over)["screen_data"]).json()["prizes"] is None
+
+
+def test_a_finished_tournament_with_prizes_carries_them(client, organizer):
+    over = concours_over(organizer)
+    set_prizes(over, organizer)
+    data = client.get(urls(over)["screen_data"]).json()
+    shown = data["prizes"]
+    assert [(p["position"], p["amount"], p["text"]) for p in shown["places"]] == [
+        (1, "177\u00a0€", ""),
+        (2, "109\u00a0€", "A ham"),
+        (3, "65\u00a0€", ""),
+        (4, "52\u00a0€", ""),
+        (5, "34\u00a0€", ""),
+    ]
+    ranking = {r["position"]: r for r in data["ranking"]}
+    for place in shown["places"]:  # the final ranking's teams, numbers and players at each place
+        team, row = place["team"], ranking[place["position"]]
+        assert (team["name"], team["number"], team["players"]) == (row["team"], row["number"], row["players"])
+    rows = {r["team"]: r for r in selectors.standings_get(tournament=over)["rows"]}
+    key = over.tiebreaks[0]
+    assert shown["points"]["key"] == key
+    assert all(p["points"] == rows[p["team"]["name"]]["values"][key] for p in shown["places"])
+    last = over.entries.select_related("team__player_a", "team__player_b").order_by("-number").first()
+    assert shown["categories"] == [
+        {
+            "name": "Best mixed team",
+            "amount": "20.50\u00a0€",
+            "text": "A cup",
+            "winners": [
+                {
+                    "number": last.number,
+                    "name": last.name,
+                    "players": [last.team.player_a.name, last.team.player_b.name],
+                }
+            ],
+        }
+    ]
+    # The page shows them without JavaScript: each place's team and prize, the category's winner.
+    page = client.get(urls(over)["screen"]).text
+    panel = page.split('data-testid="screen-prizes"')[1].split("</table>")[0]
+    first = shown["places"][0]["team"]
+    assert (
+        f'<small class="no">{first["number"]}</small> <span class="team-name">{first["name"]}</span>' in panel
+    )
+    assert '<strong class="amount">177\u00a0€</strong>' in panel
+    assert '<strong class="amount">109\u00a0€</strong> · A ham' in panel
+    assert '<span class="category-name">Best mixed team</span>' in panel and last.name in panel
+    assert '<strong class="amount">20.50\u00a0€</strong> · A cup' in panel
+    assert screen.screen_labels()["prizes"] == "Prizes"
+
+
+def test_a_category_alone_is_a_prize_giving_too(client, organizer):
+    from tournaments import prizes
+
+    over = concours_over(organizer)
+    prizes.prize_category_save(tournament=over, name="Best junior pair", text="A trophy", user=organizer)
+    shown = client.get(urls(over)["screen_data"]).json()["prizes"]
+    assert shown["places"] == [] and [c["name"] for c in shown["categories"]] == ["Best junior pair"]
+    assert shown["categories"][0]["winners"] == [] and shown["categories"][0]["amount"] == ""
+    assert "Not chosen yet" in client.get(urls(over)["screen"]).text
+
+
+def test_the_prizes_are_a_constant_number_of_queries(client, organizer):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def reads(teams: int) -> int:
+        t = concours_over(organizer, teams=teams, name=f"Q{teams}")
+        set_prizes(t, organizer)
+        from tournaments import prizes
+
+        everyone = list(t.entries.all())
+        prizes.prize_category_save(tournament=t, name="Everyone", winners=everyone, user=organizer)
+        client.get(urls(t)["screen_data"])  # the standings' cache filled
+        with CaptureQueriesContext(connection) as seen:
+            data = client.get(urls(t)["screen_data"]).json()
+        assert len(data["prizes"]["categories"][1]["winners"]) == teams
+        return len(seen)
+
+    assert reads(6) == reads(16)
+
+
+@needs_redis
+@override_settings(LIVE_REDIS_URL=REDIS_URL)
+def test_a_prize_change_is_pushed_to_the_open_screens(client, organizer, monkeypatch):
+    """A prize changes no stamp: its publish alone tells the streams (ASGI with Redis), and the data
+    the screen then fetches carries it."""
+    from tournaments import prizes
+
+    token = uuid.uuid4().hex
+    monkeypatch.setattr(live, "channel", lambda tournament_id: f"tsoxa:test:{token}:{tournament_id}")
+    over = concours_over(organizer)
+    since = live.stamp(over.pk)
+
+    async def scenario():
+        stream = live.events(over.pk, since_version=since)
+        try:
+            await step(stream)
+            waiting = asyncio.ensure_future(anext(stream))
+            await sync_to_async(prizes.prize_category_save)(
+                tournament=over, name="Best junior pair", text="A cup", user=organizer
+            )
+            return await asyncio.wait_for(waiting, STEP)
+        finally:
+            await stream.aclose()
+
+    event = parse(drive(scenario))
+    assert event["event"] == "changed" and json.loads(event["data"])["what"] == "standings"
+    shown = client.get(urls(over)["screen_data"]).json()["prizes"]
+    assert [c["name"] for c in shown["categories"]] == ["Best junior pair"]
