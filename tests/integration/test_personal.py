@@ -112,6 +112,16 @@ def test_the_public_team_page_does_not_reveal_tokens(client, organizer):
     assert personal.personal_token(e) not in html and "/me/" not in html
 
 
+def test_the_public_team_page_links_to_its_players_pages_which_anyone_may_read(client, organizer):
+    t = event(organizer)
+    e = Entry.objects.select_related("team").get(pk=entry_of(t, "Team 1").pk)
+    html = client.get(reverse("tournaments:entry", args=[t.slug, e.pk])).content.decode()
+    for player in (e.team.player_a, e.team.player_b):
+        url = reverse("players:detail", args=[player.pk])
+        assert f'href="{url}"' in html
+        assert player.name in client.get(url).content.decode()
+
+
 # The states ----------------------------------------------------------------------------------
 
 
@@ -323,3 +333,11 @@ def test_after_a_rated_event_the_rating_change(client, organizer):
     assert 'data-testid="personal-rating"' in html and "Player 0a: rating 0.0 →" in html
     Tournament.objects.filter(pk=t.pk).update(rated=False)
     assert 'data-testid="personal-rating"' not in page(client, e)
+
+
+def test_an_individual_events_player_page_links_to_the_players_record(client, organizer):
+    t = services.tournament_create(organizer=organizer, name="Whist drive", format="individual")
+    services.entry_register(tournament=t, name="Rena", players=["Rena"])
+    e = Entry.objects.get(tournament=t)
+    html = client.get(reverse("tournaments:entry", args=[t.slug, e.pk])).content.decode()
+    assert f'href="{reverse("players:detail", args=[e.player_id])}"' in html
