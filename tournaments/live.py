@@ -41,7 +41,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Max, OuterRef, Subquery
 
-from .models import Round, Table, Tournament
+from .models import PlacePrize, PrizeCategory, PrizeSettings, Round, Table, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -96,16 +96,27 @@ def _client(url: str) -> redis.Redis:
 # The stamp -----------------------------------------------------------------------------------
 
 
-def stamp_parts(tournament_id: int) -> tuple[str, int, int, int] | None:
+def stamp_parts(tournament_id: int) -> tuple[str, int, int, int, int] | None:
     """What a screen shows can only change if one of these does: the tournament's status, the
     standings' version, the latest change of any of its rounds (drawn, started, finished, its clock:
-    each is a new row of the round's history) and of the latest round's tables (a swap). One query;
-    None if there is no such tournament."""
+    each is a new row of the round's history), of the latest round's tables (a swap) and of its
+    prizes (the settings, a place's line, a category: the screen's prize panel). One query; None if
+    there is no such tournament."""
     round_history = Round.history.model.objects.filter(tournament_id=OuterRef("pk")).order_by()
     latest_round = Round.objects.filter(tournament_id=OuterRef(OuterRef("pk"))).order_by("-number")
     table_history = Table.history.model.objects.filter(
         round_id=Subquery(latest_round.values("pk")[:1])
     ).order_by()
+    prizes = {
+        f"prizes_{n}": Subquery(
+            model.history.model.objects.filter(tournament_id=OuterRef("pk"))
+            .order_by()
+            .values("tournament_id")
+            .annotate(last=Max("history_id"))
+            .values("last")
+        )
+        for n, model in enumerate((PrizeSettings, PlacePrize, PrizeCategory))
+    }
     found = (
         Tournament.objects.filter(pk=tournament_id)
         .annotate(
@@ -115,17 +126,20 @@ def stamp_parts(tournament_id: int) -> tuple[str, int, int, int] | None:
             tables_changed=Subquery(
                 table_history.values("round_id").annotate(last=Max("history_id")).values("last")
             ),
+            **prizes,
         )
-        .values_list("status", "standings__version", "rounds_changed", "tables_changed")
+        .values_list("status", "standings__version", "rounds_changed", "tables_changed", *prizes)
         .first()
     )
     if found is None:
         return None
-    status, standings, rounds_changed, tables_changed = found
-    return status, standings or 0, rounds_changed or 0, tables_changed or 0
+    status, standings, rounds_changed, tables_changed, *prize_changes = found
+    # Each model's history counts on its own, so the three ids are summed: any new row moves it.
+    prizes_changed = sum(n or 0 for n in prize_changes)
+    return status, standings or 0, rounds_changed or 0, tables_changed or 0, prizes_changed
 
 
-def version(parts: tuple[str, int, int, int]) -> str:
+def version(parts: tuple[str, int, int, int, int]) -> str:
     return ".".join(str(part) for part in parts)
 
 

@@ -265,9 +265,9 @@ def screen_state(tournament: Tournament) -> dict[str, Any]:
     """Everything the screen shows, and the version it was read at: never newer than what it holds
     (the stamp is read before the rounds; the standings' own version is the one served)."""
     count = presence.changes(tournament.pk)  # before the tables: never newer than what is served
-    parts = live.stamp_parts(tournament.pk) or (tournament.status, 0, 0, 0)
+    parts = live.stamp_parts(tournament.pk) or (tournament.status, 0, 0, 0, 0)
     standings = selectors.standings_get(tournament=tournament)
-    version = live.version((tournament.status, standings["version"], parts[2], parts[3]))
+    version = live.version((tournament.status, standings["version"], parts[2], parts[3], parts[4]))
     rnd = tournament.rounds.order_by("-number").first()
     finished = tournament.status == Tournament.Status.FINISHED
     ranking = standings.get("ranking") if finished else None

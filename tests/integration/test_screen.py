@@ -37,7 +37,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from scoring import services as scoring
-from tournaments import live, presence, screen, selectors, services
+from tournaments import live, presence, prizes, screen, selectors, services
 from tournaments.models import StandingsSnapshot, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -343,6 +343,15 @@ def test_the_stamp_moves_with_what_the_screen_shows(night, organizer):
     services.round_start(rnd=rnd, user=organizer)
     assert moved()
     Tournament.objects.filter(pk=night.pk).update(status=Tournament.Status.FINISHED)
+    assert moved()
+    # The prize panel's data: the split, a place's line, a category and its removal.
+    prizes.prizes_update(tournament=night, user=organizer, pot_cents=43700, percentages=["60", "40"])
+    assert moved()
+    prizes.prize_lines_update(tournament=night, lines=[(1, "A ham", None)], user=organizer)
+    assert moved()
+    category = prizes.prize_category_save(tournament=night, name="Best newcomers", user=organizer)
+    assert moved()
+    prizes.prize_category_delete(category=category, user=organizer)
     assert moved()
     assert live.stamp(0) is None
 
