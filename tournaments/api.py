@@ -40,7 +40,7 @@ from .api_entries import EntryActions, entry_by_number, entry_pairs_by_number
 from .api_paper import PaperActions, PaperResultSerializer, paper_answers, paper_results
 from .api_personal import FinderActions
 from .api_prizes import PrizeActions, PrizeListSerializer
-from .api_schema import RankingSerializer
+from .api_schema import EntrySerializer, RankingSerializer
 from .models import Adjustment, Entry, Round, Table, Tournament
 from .prizes import prize_list
 from .services.individual import partnership_name
@@ -204,38 +204,6 @@ class TournamentWriteSerializer(serializers.Serializer):
             return services.embed_origins_parse(origins)
         except services.TournamentError as error:
             raise serializers.ValidationError(str(error).split("\n")) from None
-
-
-class EntrySerializer(serializers.ModelSerializer):
-    team = serializers.CharField(
-        source="name", read_only=True, help_text="The team's name; in an individual event, the player's"
-    )
-    players = serializers.SerializerMethodField()
-    player_id = serializers.IntegerField(
-        read_only=True, allow_null=True, help_text="An individual event's entry: its player's id (else null)"
-    )
-
-    class Meta:
-        model = Entry
-        fields = [
-            "id",
-            "number",
-            "team",
-            "players",
-            "player_id",
-            "status",
-            "seed",
-            "pool",
-            "joined_round",
-            "created_at",
-            "withdrawn_at",
-        ]
-
-    def get_players(self, entry: Entry) -> list[str]:
-        """The team's two players; an individual event's entry: its one player."""
-        if entry.team_id is None:
-            return [entry.player.name]
-        return [entry.team.player_a.name, entry.team.player_b.name]
 
 
 class EntryWriteSerializer(serializers.Serializer):

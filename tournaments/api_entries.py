@@ -15,6 +15,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from . import services
+from .api_schema import EntrySerializer
 from .models import Entry, Tournament
 from .services.entries import NUMBER_MAX
 
@@ -74,42 +75,9 @@ class EntryEditSerializer(serializers.Serializer):
     )
 
 
-class EntryResultSerializer(serializers.ModelSerializer):
-    """The entry as ``GET …/entries/`` lists it."""
-
-    team = serializers.CharField(
-        source="name", read_only=True, help_text="The team's name; in an individual event, the player's"
-    )
-    players = serializers.SerializerMethodField()
-    player_id = serializers.IntegerField(
-        read_only=True, allow_null=True, help_text="An individual event's entry: its player's id (else null)"
-    )
-
-    class Meta:
-        model = Entry
-        fields = [
-            "id",
-            "number",
-            "team",
-            "players",
-            "player_id",
-            "status",
-            "seed",
-            "pool",
-            "joined_round",
-            "created_at",
-            "withdrawn_at",
-        ]
-
-    def get_players(self, entry: Entry) -> list[str]:
-        if entry.team_id is None:
-            return [entry.player.name]
-        return [entry.team.player_a.name, entry.team.player_b.name]
-
-
 def _answer(entry: Entry) -> Response:
     entry = Entry.objects.select_related("team__player_a", "team__player_b", "player").get(pk=entry.pk)
-    return Response(EntryResultSerializer(entry).data)
+    return Response(EntrySerializer(entry).data)
 
 
 class EntryActions:
@@ -120,7 +88,7 @@ class EntryActions:
         "replaces it here (other events keep theirs). Players: the same checks as a registration. A "
         "number taken is refused (400) naming the team that has it. Audited (the entry's history).",
         request=EntryEditSerializer,
-        responses={200: EntryResultSerializer},
+        responses={200: EntrySerializer},
         tags=["tournaments"],
     )
     @action(detail=True, methods=["patch"], url_path=r"entries/(?P<entry_id>\d+)")
@@ -142,7 +110,7 @@ class EntryActions:
         "runs, checked in and paired again from the next round drawn, its missed rounds counted as the "
         "withdrawal left them. Refused (400) if the entry has not withdrawn or the tournament is finished.",
         request=None,
-        responses={200: EntryResultSerializer},
+        responses={200: EntrySerializer},
         tags=["tournaments"],
     )
     @action(detail=True, methods=["post"], url_path=r"entries/(?P<entry_id>\d+)/reinstate")

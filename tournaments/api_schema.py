@@ -14,7 +14,7 @@ from scoring.api_schema import pair, team_field
 from scoring.models import Match
 
 from . import standings
-from .models import Tournament
+from .models import Entry, Tournament
 
 
 class RoundClockSerializer(serializers.Serializer):
@@ -144,3 +144,38 @@ class StandingsSerializer(serializers.Serializer):
     rows = StandingsRowSerializer(many=True)
     playoffs = PlayoffSerializer(many=True)
     ranking = RankingRowSerializer(many=True, help_text="The final ranking (GET …/ranking/), provisional")
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    """An entry as ``GET …/entries/`` lists it (and the answers of its writes: ``api.py``,
+    ``api_entries.py``)."""
+
+    team = serializers.CharField(
+        source="name", read_only=True, help_text="The team's name; in an individual event, the player's"
+    )
+    players = serializers.SerializerMethodField()
+    player_id = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="An individual event's entry: its player's id (else null)"
+    )
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "number",
+            "team",
+            "players",
+            "player_id",
+            "status",
+            "seed",
+            "pool",
+            "joined_round",
+            "created_at",
+            "withdrawn_at",
+        ]
+
+    def get_players(self, entry: Entry) -> list[str]:
+        """The team's two players; an individual event's entry: its one player."""
+        if entry.team_id is None:
+            return [entry.player.name]
+        return [entry.team.player_a.name, entry.team.player_b.name]
