@@ -77,9 +77,12 @@ def test_a_team_checks_itself_in_from_its_link_on_a_phone(page: Page, phone, liv
     slips = page.get_by_test_id("checkin-slip")
     expect(slips).to_have_count(3)
     expect(slips.nth(0)).to_contain_text("Kyma")
-    for n in range(3):  # each code is drawn (the organizer's image of the team's link)
-        expect(slips.nth(n).locator("img.slip-qr")).to_have_js_property("complete", True)
-        assert slips.nth(n).locator("img.slip-qr").evaluate("img => img.naturalWidth") > 0
+    for n in range(3):  # each slip's two codes are drawn: its check-in link, and the team's own page
+        codes = slips.nth(n).locator("img.slip-qr")
+        expect(codes).to_have_count(2)
+        for code in codes.all():
+            expect(code).to_have_js_property("complete", True)
+            assert code.evaluate("img => img.naturalWidth") > 0
     shot(page, "slips")
     page.get_by_role("link", name="Back to the tournament").click()
     expect(page).to_have_url(re.compile(r"/manage/#checkin$"))
