@@ -80,6 +80,20 @@ class Line:
         return gettext("%(what)s (%(who)s)") % words
 
 
+def _at_table(record: Any, text: str, who: str, round_number: int, table: Any) -> Line:
+    """A change to a table's match or deal, from its history ``record``: by its tablet when the
+    record names no account."""
+    return Line(
+        record.history_date,
+        record.history_id,
+        text,
+        who,
+        round_number,
+        table=table.number,
+        tablet=record.history_user_id is None,
+    )
+
+
 def _score(a: int, b: int) -> str:
     return f"{a}–{b}"
 
@@ -475,41 +489,11 @@ def audit_page(
                 if len(totals) == 2
                 else gettext("match finished") % words
             )
-            add(
-                Line(
-                    r.history_date,
-                    r.history_id,
-                    text,
-                    who,
-                    n,
-                    table=table.number,
-                    tablet=r.history_user_id is None,
-                )
-            )
+            add(_at_table(r, text, who, n, table))
         elif prev.status == Match.Status.FINISHED and r.status != Match.Status.FINISHED:
-            add(
-                Line(
-                    r.history_date,
-                    r.history_id,
-                    gettext("match reopened") % words,
-                    who,
-                    n,
-                    table=table.number,
-                    tablet=r.history_user_id is None,
-                )
-            )
+            add(_at_table(r, gettext("match reopened") % words, who, n, table))
         if prev.confirmed_at is None and r.confirmed_at is not None:
-            add(
-                Line(
-                    r.history_date,
-                    r.history_id,
-                    gettext("result confirmed") % words,
-                    who,
-                    n,
-                    table=table.number,
-                    tablet=r.history_user_id is None,
-                )
-            )
+            add(_at_table(r, gettext("result confirmed") % words, who, n, table))
 
     # The deals: corrected (scores before → after), deleted; recorded only by someone else than the table.
     for r, prev in sources["deal"]:
@@ -529,32 +513,12 @@ def audit_page(
                 if score
                 else gettext("deal %(deal)s recorded") % words
             )
-            add(
-                Line(
-                    r.history_date,
-                    r.history_id,
-                    text,
-                    who,
-                    n,
-                    table=table.number,
-                    tablet=r.history_user_id is None,
-                )
-            )
+            add(_at_table(r, text, who, n, table))
             continue
         if prev is None or r.history_type != "~":
             continue
         if prev.deleted_at is None and r.deleted_at is not None:
-            add(
-                Line(
-                    r.history_date,
-                    r.history_id,
-                    gettext("deal %(deal)s deleted") % words,
-                    who,
-                    n,
-                    table=table.number,
-                    tablet=r.history_user_id is None,
-                )
-            )
+            add(_at_table(r, gettext("deal %(deal)s deleted") % words, who, n, table))
         elif prev.data != r.data:
             old, new = _deal_score(match, prev.data), _deal_score(match, r.data)
             if old and new:
@@ -565,17 +529,7 @@ def audit_page(
                 }
             else:
                 text = gettext("deal %(deal)s corrected") % words
-            add(
-                Line(
-                    r.history_date,
-                    r.history_id,
-                    text,
-                    who,
-                    n,
-                    table=table.number,
-                    tablet=r.history_user_id is None,
-                )
-            )
+            add(_at_table(r, text, who, n, table))
 
     # The director's decisions.
     for r, _prev in sources["adjustment"]:
