@@ -13,16 +13,20 @@ The read (``personal_state``) costs a constant number of queries whatever the ev
 entry, its tables, their decisions, the latest round, the stored standings.
 
 "Find your table" (``finder``, ``finder_print``, ``finder_rows``): every team and player of the
-event with their table in the current round, searched with accents and case ignored (Greek too).
+event with their table in the current round, searched by the start of a word with accents and case
+ignored, and in Latin letters for a name written in Greek or Cyrillic (and back): ``finder_matches``.
 """
 
 from __future__ import annotations
 
+import functools
 import io
+import re
 import unicodedata
 from typing import Any
 
 import segno
+from anyascii import anyascii
 from django.core import signing
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -376,6 +380,117 @@ def fold(text: str) -> str:
     return " ".join(bare.casefold().split())
 
 
+# A name typed in Latin letters finds it written in Greek or Cyrillic, and the other way round: each
+# word is spelt in ASCII by anyascii, then brought to one spelling (``spelling``) so that the usual
+# ways of writing it meet (Papadopoulos, Papadopulos, Παπαδόπουλος → "papadopulos"). Both the names
+# and the query go through it; a query word finds a name by the start of one of its words.
+
+# Before anyascii, where it spells otherwise than the people who bear the name: Greek ου, αυ, ευ
+# as Greeks write them (anyascii: "oy", "ay", "ey"), Bulgarian by its official transliteration
+# (щ → "sht", ъ → "a"; anyascii follows Russian).
+NATIVE = (
+    (r"ου", "ou"),  # Παπαδόπουλος: Papadopoulos
+    (r"αυ(?=[θκξπστφχψ]|$)", "af"),  # before a voiceless consonant: Ευθύμιος: Efthymios
+    (r"ευ(?=[θκξπστφχψ]|$)", "ef"),
+    (r"αυ", "av"),  # Ευάγγελος: Evangelos
+    (r"ευ", "ev"),
+    (r"щ", "sht"),  # Щерев: Shterev
+    (r"ъ", "a"),  # Дъбов: Dabov
+    (r"ь", ""),
+)
+
+# Then the Latin spellings that stand for one letter, merged (in this order; Greeklish mostly).
+SPELLINGS = (
+    (r"(?<=[a-z])8|8(?=[a-z])", "th"),  # θ typed as 8: 8anasis
+    (r"[ck]h", "h"),  # χ, х: Christos, Hristo, Khristo (ч too: Chavdar, Чавдар still meet)
+    (r"ph", "f"),  # φ: Philippos, Filippos
+    (r"dh", "d"),  # δ: Dhimitris, Dimitris
+    (r"gh", "g"),  # γ: Ghiorgos
+    (r"ks", "x"),  # ξ: Aleksiou, Alexiou
+    (r"c", "k"),  # κ: Costas, Kostas
+    (r"m[pb]", "b"),  # μπ: Mpampis, Bambis, Babis
+    (r"n[td]", "d"),  # ντ: Ntinos, Dinos; Pantelis, Pandelis
+    (r"gg", "ng"),  # γγ: Vaggelis, Vangelis
+    (r"gk", "g"),  # γκ: Gkikas, Gikas
+    (r"ou", "u"),  # ου: Papadopoulos, Papadopulos
+    (r"w", "o"),  # ω: Giwrgos, Giorgos
+    (r"(?:^|(?<=[aeo]))y(?=[aeiou])", "gi"),  # γι: Yorgos, Giorgos; Panayotis, Panagiotis
+    (r"y", "i"),  # υ, η, ι: Kyma, Kima
+    (r"[eo]i", "i"),  # ει, οι: Eirini, Irini; Oikonomou, Ikonomou
+    (r"b", "v"),  # β: Vasilis, Basilis
+    (r"(.)\1", r"\1"),  # a doubled letter: Pappas, Papas
+)
+_NATIVE = [(re.compile(p), r) for p, r in NATIVE]
+_SPELLINGS = [(re.compile(p), r) for p, r in SPELLINGS]
+# A query word ending in the first letter of one of those spellings may be half typed (Papadopo…
+# for Papadopou…, Μπ… for Mpampis): it is also tried with the spelling finished.
+HALF_TYPED = {
+    "o": ("ou", "oi"),
+    "e": ("ei",),
+    "c": ("ch",),
+    "k": ("kh", "ks"),
+    "p": ("ph",),
+    "g": ("gg",),
+    "m": ("mp",),
+    "n": ("nt",),
+    "y": ("yi",),
+}
+WORD = re.compile(r"[^\W_]+")
+
+
+def _ascii(word: str) -> str:
+    return "".join(c for c in anyascii(word).lower() if c.isascii() and c.isalnum())
+
+
+def spelling(word: str) -> str:
+    """One folded word (``fold``) in Latin letters, its usual spellings merged: "Παπαδόπουλος",
+    "papadopoulos" and "papadopulos" all give "papadopulos"; "Γιώργος", "giorgos", "yorgos" give
+    "giorgos"; "Иванов", "ivanov" give "ivanov"."""
+    for pattern, replacement in _NATIVE:
+        word = pattern.sub(replacement, word)
+    word = _ascii(word)
+    for pattern, replacement in _SPELLINGS:
+        word = pattern.sub(replacement, word)
+    return word
+
+
+def _forms(word: str) -> tuple[str, str, str, str]:
+    """A folded word as written, in anyascii's Latin letters, in its merged spelling, and that with
+    x read as χ (Xristos) rather than ξ."""
+    merged = spelling(word)
+    return word, _ascii(word), merged, merged.replace("x", "h")
+
+
+@functools.lru_cache(maxsize=8192)
+def name_keys(name: str) -> frozenset[str]:
+    """What a query word may begin: from each word of the name to its end, words joined, in each
+    of the word's forms (``_forms``) — "Jean-Pierre" gives "jeanpierre" and "pierre"."""
+    words = [_forms(w) for w in WORD.findall(fold(name))]
+    keys = {"".join(w[form] for w in words[i:]) for i in range(len(words)) for form in range(4)}
+    return frozenset(keys - {""})
+
+
+def _query_forms(query: str) -> list[set[str]]:
+    """Each word of a query in its forms (``_forms``), and finished where it may be half typed."""
+    forms = []
+    for word in WORD.findall(fold(query)):
+        these = set(_forms(word))
+        if len(word) > 1:
+            these.update(spelling(word[:-1] + end) for end in HALF_TYPED.get(_ascii(word[-1])[-1:], ()))
+        forms.append(these - {""})
+    return forms
+
+
+def _found(keys: frozenset[str], query: list[set[str]]) -> bool:
+    return bool(query) and all(any(k.startswith(f) for f in word for k in keys) for word in query)
+
+
+def finder_matches(name: str, query: str) -> bool:
+    """Whether each word of ``query`` begins a word of ``name`` (or words of it run together), in
+    any of their forms: accents and case ignored, Latin letters for Greek or Cyrillic and back."""
+    return _found(name_keys(name), _query_forms(query))
+
+
 def _finder_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.order_by("-number").first() if tournament.status != "registration" else None
 
@@ -434,11 +549,10 @@ def finder_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
 
 
 def finder_search(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
-    """The rows whose name holds every word of ``query`` (accents and case ignored)."""
-    words_ = fold(query).split()
-    if not words_:
-        return []
-    return [r for r in rows if all(w in fold(r["name"]) for w in words_)]
+    """The rows whose name has a word beginning with each word of ``query`` (``finder_matches``:
+    accents and case ignored, Latin letters for Greek or Cyrillic and back), in their order."""
+    words_ = _query_forms(query)
+    return [r for r in rows if _found(name_keys(r["name"]), words_)]
 
 
 FINDER_SHOWN = 30
