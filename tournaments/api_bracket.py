@@ -14,6 +14,7 @@ from .bracket import bracket_state
 
 # The choice set by name (settings' ENUM_NAME_OVERRIDES names its schema enum after it).
 SLOT_STATES = ["empty", "drawn", "playing", "finished", "bye"]
+RESULT_KINDS = ["deals", "paper", "forfeit", "award", "bye"]
 
 
 class BracketSideSerializer(serializers.Serializer):
@@ -34,7 +35,9 @@ class BracketMatchSerializer(serializers.Serializer):
     score = serializers.ListField(
         child=serializers.IntegerField(),
         allow_null=True,
-        help_text="The match's totals (a decision's or a paper result's scores), side 0 first",
+        help_text="A result's score, side 0 first: the deals' final totals (also while a finished match "
+        "waits for its confirmation), a decision's or a paper result's scores; null for a match not "
+        "begun or still in play (see running)",
     )
     winner = serializers.IntegerField(allow_null=True, help_text="The side (0 or 1) that went through")
     state = serializers.ChoiceField(
@@ -43,6 +46,31 @@ class BracketMatchSerializer(serializers.Serializer):
     )
     paper = serializers.BooleanField(help_text="The result was typed from the table's paper sheet")
     decided = serializers.BooleanField(help_text="The director decided the result (a forfeit, an award)")
+    result_kind = serializers.ChoiceField(
+        choices=RESULT_KINDS,
+        allow_null=True,
+        help_text="What gave the result: deals (played out), paper (the paper sheet), forfeit, award (the "
+        "director's decision), bye; null while there is none",
+    )
+    running = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="A match in play: its running totals after the deals recorded, side 0 first (as the big "
+        "screen's pairings); null before its first deal and once it has a result",
+    )
+    deal = serializers.IntegerField(
+        allow_null=True, help_text="A match in play over a set number of deals: the deal being played"
+    )
+    deals = serializers.IntegerField(allow_null=True, help_text="…and the number of deals it is played over")
+    target = serializers.IntegerField(
+        allow_null=True, help_text="A match in play to a target (no set number of deals): the target"
+    )
+    note = serializers.CharField(
+        allow_blank=True,
+        help_text="The line the bracket writes under the match, in the request's language: \"Deal 7 of 12 · "
+        '532–410", "532–410 of 1000", "playing", "Forfeit", "Match awarded", "From the paper sheet", '
+        '"Waiting for confirmation"; empty otherwise',
+    )
 
 
 class BracketColumnSerializer(serializers.Serializer):
@@ -71,9 +99,10 @@ class BracketActions:
         responses={200: BracketSerializer},
         tags=["tournaments"],
         description="The knockout as a bracket, public as the standings are: its rounds as columns named "
-        "by their size, every match with its teams (number, seed), score, winner and state; rounds not "
-        "drawn yet as empty slots, so the bracket's whole shape is there from the start. A tournament "
-        "without a knockout has an empty bracket (no columns, 0 places).",
+        "by their size, every match with its teams (number, seed), result (score, winner, what gave it) "
+        "and state, a match in play with its running score and deal (as the big screen's pairings); "
+        "rounds not drawn yet as empty slots, so the bracket's whole shape is there from the start. A "
+        "tournament without a knockout has an empty bracket (no columns, 0 places).",
     )
     @action(detail=True, methods=["get"], url_path="bracket")
     def bracket(self, request, slug=None):

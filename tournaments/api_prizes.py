@@ -31,6 +31,13 @@ class PrizeTeamSerializer(serializers.Serializer):
 class PrizePlaceSerializer(serializers.Serializer):
     position = serializers.IntegerField(help_text="The place: 1 for the first")
     rank = serializers.IntegerField(allow_null=True, help_text="The rank shown (shared on a tie)")
+    tied = serializers.BooleanField(
+        help_text="Its team shares its rank with another: teams the tie-breaks cannot separate"
+    )
+    label = serializers.CharField(
+        help_text='The place as written, in the request\'s language: "2", or "=2" on each line of a '
+        "shared place"
+    )
     team = PrizeTeamSerializer(allow_null=True, help_text="The team at that place; null while none holds it")
     withdrawn = serializers.BooleanField()
     points = serializers.FloatField(
@@ -40,9 +47,20 @@ class PrizePlaceSerializer(serializers.Serializer):
         child=serializers.FloatField(allow_null=True), help_text="Every ranking metric's value, by key"
     )
     text = serializers.CharField(allow_blank=True, help_text="The prize in words (a trophy, a ham …)")
-    amount = serializers.IntegerField(allow_null=True, help_text="The money prize in cents")
-    computed = serializers.IntegerField(allow_null=True, help_text="The split's amount in cents")
-    edited = serializers.BooleanField(help_text="The organizer typed the amount: it stays as typed")
+    amount = serializers.IntegerField(
+        allow_null=True, help_text="The money prize in cents: what the team at this place gets"
+    )
+    computed = serializers.IntegerField(
+        allow_null=True, help_text="The split's amount of this place in cents"
+    )
+    edited = serializers.BooleanField(
+        help_text="The organizer typed the amount: it stays as typed, tie or not"
+    )
+    pooled = serializers.BooleanField(
+        help_text="A shared place: the amount is an equal share of the money of the places the tied teams "
+        "hold (lines not edited), rounded down as the split is, what the rounding leaves to the first of "
+        "them in the ranking. 437 at 40/25/15/12/8 down to the unit, places 2 and 3 tied: 8700 each"
+    )
 
 
 class PrizeCategorySerializer(serializers.Serializer):
@@ -63,6 +81,7 @@ class PrizeListSerializer(serializers.Serializer):
     unassigned = serializers.IntegerField(help_text="Cents of the pot no place gets (percentages under 100)")
     final = serializers.BooleanField(help_text="The places follow the final ranking (else the standings now)")
     points_key = serializers.CharField(allow_null=True, help_text="The metric of ``points``")
+    shared = serializers.BooleanField(help_text="A place on the list is shared by tied teams")
     places = PrizePlaceSerializer(many=True, help_text="Each place with a prize, from the first")
     categories = PrizeCategorySerializer(many=True)
 
@@ -187,7 +206,9 @@ class PrizeActions:
         description="Public as the standings are: each place with a prize (its team from the final ranking, "
         "or the standings while the event runs; the points it is ranked by; the prize's text and amount in "
         "cents, the split's amount and whether the organizer edited it), the organizer's categories with "
-        "their winners, the pot, its percentages and rounding, the currency symbol.",
+        "their winners, the pot, its percentages and rounding, the currency symbol. Teams the tie-breaks "
+        'cannot separate share a place (label "=2" on each line): the money of the places they hold is '
+        "pooled and split equally (an edited amount stays as typed), a prize in words stays per place.",
     )
     @extend_schema(
         methods=["PUT"],

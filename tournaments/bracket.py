@@ -9,6 +9,11 @@ third place stands beside the final; a consolation bracket (the teams that misse
 drawn apart, the same way. Columns are named by their size: "Round of 16", "Quarter-finals",
 "Semi-finals", "Final".
 
+A match shows a result's score only: one in play shows its running score and how far it is, as the
+big screen's pairings do ("Deal 7 of 12 · 532–410"), one not begun no score at all, a forfeit, an
+award or a paper result says so. The big screen's tables part carries the bracket during the
+knockout, so it follows each deal (``screen.tables_state``).
+
 Reading the state is a constant number of queries (the rounds, the knockout's tables with their
 teams and matches, the director's decisions at them).
 """
@@ -24,9 +29,10 @@ from django.utils.translation import gettext, pgettext
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
-from . import embed, selectors
+from . import clock, embed, selectors
 from .models import Adjustment, Entry, Round, Table, Tournament
 from .pairing.knockout import bracket_order
+from .screen import _running  # a table in play read as the big screen reads it
 
 # The director's decisions that give a table its result, the latest one counting (as the standings).
 RESULT_KINDS = (Adjustment.Kind.FORFEIT, Adjustment.Kind.AWARD, Adjustment.Kind.PAPER)
@@ -74,55 +80,92 @@ def _side(entry: Entry | None, seed: int | None) -> dict[str, Any] | None:
     return {"entry": entry.pk, "name": entry.name, "number": entry.number, "seed": seed}
 
 
+def _empty_match() -> dict[str, Any]:
+    """A slot not drawn yet."""
+    return {
+        "table": None,
+        "round": None,
+        "sides": [None, None],
+        "score": None,
+        "winner": None,
+        "state": "empty",
+        "paper": False,
+        "decided": False,
+        "result_kind": None,
+        "running": None,
+        "deal": None,
+        "deals": None,
+        "target": None,
+        "note": "",
+    }
+
+
+def _progress(found: dict[str, Any]) -> str:
+    """A match in play as the big screen's pairings write it: "Deal 7 of 12 · 532–410", "532–410 of
+    1000", or in a timed round the totals alone."""
+    score = f"{found['running'][0]}–{found['running'][1]}"
+    if found["deals"]:
+        return gettext("Deal %(n)s of %(of)s") % {"n": found["deal"], "of": found["deals"]} + f" · {score}"
+    if found["target"]:
+        return gettext("%(score)s of %(target)s") % {"score": score, "target": found["target"]}
+    return score
+
+
 def _match(
-    table: Table | None, decision: dict[str, Adjustment] | None, confirmation: bool, seeds: dict
+    table: Table | None,
+    decision: dict[str, Adjustment] | None,
+    confirmation: bool,
+    seeds: dict,
+    tournament: Tournament,
 ) -> dict[str, Any]:
     """One match of the bracket: its table, two sides, score, winner (0, 1 or None) and state:
-    ``empty`` (not drawn yet), ``drawn``, ``playing``, ``finished``, ``bye``."""
+    ``empty`` (not drawn yet), ``drawn`` (its round not started), ``playing``, ``finished``, ``bye``.
+
+    ``score`` is a result's only (the deals' final totals, a decision's or a paper result's scores),
+    never the 0–0 of a match not begun; a match in play has its ``running`` totals and how far it
+    is (``deal`` of ``deals``, or the ``target``), read as the big screen reads its tables
+    (``screen._running``); a finished match waiting for its confirmation stays ``playing`` with its
+    score. ``result_kind`` says what decided it: ``deals``, ``paper``, ``forfeit``, ``award``, ``bye``
+    (None: no result yet); ``note`` is the line the bracket writes under the match, in the page's
+    language."""
     if table is None:
-        return {
-            "table": None,
-            "round": None,
-            "sides": [None, None],
-            "score": None,
-            "winner": None,
-            "state": "empty",
-            "paper": False,
-            "decided": False,
-        }
+        return _empty_match()
     sides = [_side(table.entry0, seeds.get(table.entry0_id)), _side(table.entry1, seeds.get(table.entry1_id))]
-    found = {
+    found = _empty_match() | {
         "table": table.number,
         "round": table.round.number,
         "sides": sides,
-        "score": None,
-        "winner": None,
         "state": "drawn",
-        "paper": False,
-        "decided": False,
     }
     match = table.match
     ruling, paper = (decision or {}).get("decision"), (decision or {}).get("paper")
-    counted = (
-        match is not None
-        and match.status == "finished"
-        and match.winner is not None
-        and (not confirmation or match.confirmed_at is not None)
-    )
-    if match is not None and match.totals:
-        found["score"] = list(match.totals[:2])
+    finished = match is not None and match.status == "finished" and match.winner is not None
+    counted = finished and (not confirmation or match.confirmed_at is not None)
     if table.entry1_id is None:
-        found.update(winner=0, state="bye")
+        found.update(winner=0, state="bye", result_kind="bye")
     elif ruling is not None:  # the director's decision stands above the play and the paper
-        found.update(winner=ruling.winner, state="finished", decided=True)
-        if ruling.scores:
-            found["score"] = list(ruling.scores[:2])
+        kind = "forfeit" if ruling.kind == Adjustment.Kind.FORFEIT else "award"
+        found.update(winner=ruling.winner, state="finished", decided=True, result_kind=kind)
+        found["score"] = list(ruling.scores[:2]) or None
+        found["note"] = gettext("Forfeit") if kind == "forfeit" else gettext("Match awarded")
     elif counted:  # the deals, once they count, replace a paper result
-        found.update(winner=match.winner, state="finished")
+        found.update(winner=match.winner, state="finished", result_kind="deals")
+        found["score"] = list(match.totals[:2]) or None
     elif paper is not None:
         found.update(winner=paper.winner, score=list(paper.scores[:2]) or None, state="finished", paper=True)
+        found.update(result_kind="paper", note=gettext("From the paper sheet"))
     elif match is not None and table.round.status == Round.Status.STARTED:
         found["state"] = "playing"
+        if finished:  # played out, its confirmation awaited
+            found.update(score=list(match.totals[:2]) or None, note=gettext("Waiting for confirmation"))
+        else:
+            found["note"] = gettext("playing")
+            rnd = table.round
+            rnd.tournament = tournament  # the one read, not a query per table
+            running = _running(table, tournament, clock.timed(rnd))
+            if running["playing"]:
+                found.update({key: running[key] for key in ("running", "deal", "deals", "target")})
+                found["note"] = _progress(found)
     return found
 
 
@@ -140,7 +183,7 @@ def _columns(drawn: list[list[dict[str, Any]]], places: int) -> list[dict[str, A
     while size >= 2:
         matches = drawn[k] if k < len(drawn) else None
         if matches is None or len(matches) != size // 2:
-            matches = [_match(None, None, False, {}) for _ in range(size // 2)]
+            matches = [_empty_match() for _ in range(size // 2)]
             if previous is not None and len(previous) == size:
                 for j, slot in enumerate(matches):
                     slot["sides"] = [_winner_side(previous[2 * j]), _winner_side(previous[2 * j + 1])]
@@ -156,7 +199,8 @@ def bracket_state(*, tournament: Tournament) -> dict[str, Any] | None:
     ``{"places", "columns": [{"name", "teams", "matches": [match …]}], "third_place": match | None,
     "consolation": {"places", "columns"} | None, "champion": side | None}``; a match is
     ``{"table", "round", "sides": [side | None, side | None], "score", "winner", "state", "paper",
-    "decided"}``, a side ``{"entry", "name", "number", "seed"}``."""
+    "decided", "result_kind", "running", "deal", "deals", "target", "note"}`` (``_match``), a side
+    ``{"entry", "name", "number", "seed"}``."""
     if tournament.knockout_size < 2:
         return None
     tables = list(
@@ -180,16 +224,16 @@ def bracket_state(*, tournament: Tournament) -> dict[str, Any] | None:
     confirmation = tournament.confirmation
 
     def matches(drawn: list[list[Table]], seeds: dict) -> list[list[dict[str, Any]]]:
-        return [[_match(t, decisions.get(t.pk), confirmation, seeds) for t in r] for r in drawn]
+        return [[_match(t, decisions.get(t.pk), confirmation, seeds, tournament) for t in r] for r in drawn]
 
     places = 2 * len(main_rounds[0]) if main_rounds else _places(tournament.knockout_size)
     columns = _columns(matches(main_rounds, seeds), places)
     third = next((r[Table.Bracket.THIRD_PLACE][0] for r in rounds if r.get(Table.Bracket.THIRD_PLACE)), None)
     third_place = None
     if third is not None:
-        third_place = _match(third, decisions.get(third.pk), confirmation, seeds)
+        third_place = _match(third, decisions.get(third.pk), confirmation, seeds, tournament)
     elif tournament.third_place and places >= 4:
-        third_place = _match(None, None, False, {})
+        third_place = _empty_match()
     consolation = None
     if consolation_rounds or tournament.consolation:
         if consolation_rounds:

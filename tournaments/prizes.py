@@ -5,6 +5,13 @@ the organizer's editor.
 ``prize_split`` is pure: the pot (in cents) and the percentages in, the amounts out. Money is kept
 as integer cents everywhere; the split rounds each share down to the chosen step (a cent, a unit,
 5 or 10 units) and gives what the rounding left over to the first place.
+
+A tie (teams the standings cannot separate share a ``rank``): each tied line shows the shared place
+("=2"); the money of the places they hold is pooled and split equally between them (``prize_pool``,
+rounded as the split is, what the rounding leaves to the first of them in the ranking's order),
+except a line whose amount the organizer typed, which stays as typed; a prize in words stays with
+its place. 437 € at 40/25/15/12/8 down to the euro, second and third tied: (109 + 65) / 2 = 87 €
+each.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from . import live, selectors
@@ -74,6 +81,32 @@ def unassigned_cents(pot_cents: int, percentages: Sequence[Any]) -> int:
     """What percentages under 100 % in all leave of the pot (0 with 100 %)."""
     total = sum((Decimal(str(p)) for p in percentages), Decimal(0))
     return pot_cents - int((Decimal(pot_cents) * total / HUNDRED).to_integral_value(ROUND_FLOOR))
+
+
+def prize_pool(amounts: Sequence[int], rounding: str) -> list[int]:
+    """Tied places' amounts (cents, in the ranking's order) pooled and split equally: each share
+    rounded down to the step of ``rounding``, what the rounding leaves to the first, as the split.
+
+    >>> prize_pool([10900, 6500], "unit")
+    [8700, 8700]
+    >>> prize_pool([10900, 6600], "unit")
+    [8800, 8700]
+    """
+    if not amounts:
+        return []
+    pot = sum(amounts)
+    step = STEPS[rounding]
+    share = pot // len(amounts) // step * step
+    shares = [share] * len(amounts)
+    shares[0] += pot - share * len(amounts)
+    return shares
+
+
+def place_label(rank: int | None, position: int, tied: bool) -> str:
+    """A place as the prize list writes it: "2", or "=2" for a place teams share."""
+    if not tied or rank is None:
+        return str(position)
+    return pgettext("shared place", "=%(place)s") % {"place": rank}
 
 
 def money(cents: int | None, currency: str = "€") -> str:
@@ -164,11 +197,14 @@ def prize_list(*, tournament: Tournament) -> dict[str, Any]:
     """The prize list as pages, the certificates, the export, the API and the big screen show it.
 
     ``places``: one per place that has a prize (text or money), from the first: ``position`` (1, 2 …),
-    ``rank`` (shared on a tie), ``team`` (entry, number, name, players; null while nobody holds the
-    place), ``points`` (the value of the format's first ranking metric, ``points_key``), ``values``
-    (every ranking metric's value), ``text``, ``amount`` (cents or null), ``computed`` (the split's
-    amount), ``edited`` (the organizer changed the amount). ``categories``: id, name, text, amount,
-    ``winners`` (teams). Amounts are integer cents; ``currency`` is the symbol.
+    ``rank`` (shared on a tie), ``tied`` (its team shares that rank with another), ``label`` (the
+    place as written: "2", "=2" on a tie), ``team`` (entry, number, name, players; null while nobody
+    holds the place), ``points`` (the value of the format's first ranking metric, ``points_key``),
+    ``values`` (every ranking metric's value), ``text``, ``amount`` (cents or null: what the team
+    gets), ``computed`` (the split's amount of the place), ``edited`` (the organizer typed the
+    amount), ``pooled`` (the amount is an equal share of the money of the places tied teams hold,
+    ``prize_pool``); ``shared``: a place on the list is shared. ``categories``: id, name, text,
+    amount, ``winners`` (teams). Amounts are integer cents; ``currency`` is the symbol.
 
     One query when the organizer has set no prize (every write saves the settings' row first).
     """
@@ -182,20 +218,43 @@ def prize_list(*, tournament: Tournament) -> dict[str, Any]:
     keys = list(tournament.tiebreaks or [])
     points_key = keys[0] if keys else None
     at = {row["position"]: row for row in placed}
+    ties: dict[Any, list[int]] = {}  # the positions of each rank, in the ranking's order
+    for row in placed:
+        ties.setdefault(row["rank"], []).append(row["position"])
+    tied = {position: group for group in ties.values() if len(group) > 1 for position in group}
+    # A tie across the last place with a prize shares its money with the places after it.
+    count = max([count, *(max(tied[p]) for p in range(1, count + 1) if p in tied)])
+    edited = {p for p, line in lines.items() if line.amount_cents is not None}
+    amounts: dict[int, int | None] = {}
+    for position in range(1, count + 1):
+        computed = split[position - 1] if position <= len(split) else None
+        amounts[position] = lines[position].amount_cents if position in edited else computed
+    pooled: set[int] = set()
+    for group in {tuple(g) for g in tied.values()}:
+        shared = [p for p in group if p <= count and p not in edited]  # a typed amount stays as typed
+        if len(shared) > 1 and any(amounts[p] for p in shared):
+            for position, share in zip(
+                shared, prize_pool([amounts[p] or 0 for p in shared], found.rounding), strict=True
+            ):
+                amounts[position] = share
+            pooled.update(shared)
     places = []
     for position in range(1, count + 1):
         line = lines.get(position)
         computed = split[position - 1] if position <= len(split) else None
-        amount = line.amount_cents if line is not None and line.amount_cents is not None else computed
+        amount = amounts[position]
         text = line.text if line is not None else ""
         if not text and not amount:
             continue
         row = at.get(position)
         values = by_entry.get(row["entry"], {}).get("values", {}) if row else {}
+        rank = row["rank"] if row else None
         places.append(
             {
                 "position": position,
-                "rank": row["rank"] if row else None,
+                "rank": rank,
+                "tied": position in tied,
+                "label": place_label(rank, position, position in tied),
                 "team": _team(row, numbers),
                 "withdrawn": bool(row and row.get("withdrawn")),
                 "points": values.get(points_key) if points_key else None,
@@ -203,7 +262,8 @@ def prize_list(*, tournament: Tournament) -> dict[str, Any]:
                 "text": text,
                 "amount": amount,
                 "computed": computed,
-                "edited": line is not None and line.amount_cents is not None,
+                "edited": position in edited,
+                "pooled": position in pooled,
             }
         )
     categories = []
@@ -237,6 +297,7 @@ def prize_list(*, tournament: Tournament) -> dict[str, Any]:
         "unassigned": unassigned_cents(found.pot_cents, found.percentages),
         "final": final,
         "points_key": points_key,
+        "shared": any(place["tied"] for place in places),
         "places": places,
         "categories": categories,
     }
@@ -251,7 +312,14 @@ def _players(entry: Entry) -> list[str]:
 def certificates(prizes: dict[str, Any]) -> list[dict[str, Any]]:
     """One certificate per prize given: each place held by a team, each winner of each category."""
     pages = [
-        {"place": p["position"], "category": "", "team": p["team"], "text": p["text"], "amount": p["amount"]}
+        {
+            "place": p["position"],
+            "label": p["label"],
+            "category": "",
+            "team": p["team"],
+            "text": p["text"],
+            "amount": p["amount"],
+        }
         for p in prizes["places"]
         if p["team"]
     ]
@@ -259,6 +327,7 @@ def certificates(prizes: dict[str, Any]) -> list[dict[str, Any]]:
         pages += [
             {
                 "place": None,
+                "label": "",
                 "category": category["name"],
                 "team": team,
                 "text": category["text"],
@@ -688,10 +757,12 @@ __all__ = [
     "money",
     "parse_money",
     "parse_percentages",
+    "place_label",
     "prize_category_delete",
     "prize_category_save",
     "prize_lines_update",
     "prize_list",
+    "prize_pool",
     "prize_settings",
     "prize_split",
     "prizes_edit",

@@ -127,7 +127,8 @@ def _running(table: Any, tournament: Tournament, timed: bool) -> dict[str, Any]:
     totals = list((match.totals or [0, 0])[:2])
     if played == 0:
         return {"playing": False}
-    deals = (match.options or {}).get("deals") or tournament.deals_per_match
+    # the match's own number of deals (0: to its target, as a knockout's), else the tournament's
+    deals = (match.options or {}).get("deals", tournament.deals_per_match)
     out = {"playing": True, "running": totals, "deal": None, "deals": None, "target": None, "timed": timed}
     if timed:
         return out
@@ -241,6 +242,7 @@ def _prizes(tournament: Tournament) -> dict[str, Any] | None:
         "places": [
             {
                 "position": place["position"],
+                "place": place["label"],  # "2", or "=2" for a shared place (tournaments/prizes.py)
                 "team": team(place["team"]),
                 "withdrawn": place["withdrawn"],
                 "points": "" if place["points"] is None else place["points"],
@@ -341,16 +343,20 @@ def _tables(rnd: Any, tournament: Tournament, timed: bool = False) -> list[dict[
 
 def tables_state(tournament: Tournament) -> dict[str, Any]:
     """The light part the page fetches after a deal (the counter moved, nothing was published):
-    the latest round's tables only, and the counter they were read at."""
+    the latest round's tables, and the counter they were read at; during the knockout its bracket
+    too (its matches' running scores)."""
     count = presence.changes(tournament.pk)
     rnd = tournament.rounds.order_by("-number").first()
     timed = rnd is not None and round_clock(rnd) is not None
-    return {
+    found = {
         "count": count,
         "round": None if rnd is None else rnd.number,
         "tables": [] if rnd is None else _tables(rnd, tournament, timed),
         "now": timezone.now().astimezone(UTC).isoformat().replace("+00:00", "Z"),
     }
+    if rnd is not None and rnd.kind == Round.Kind.KNOCKOUT:  # the bracket follows its deals too
+        found["bracket"] = _bracket(tournament)
+    return found
 
 
 # "Find your table": every player and team of the drawn round, alphabetically ----------------------

@@ -231,7 +231,7 @@
       if (!item.winners.length) team.append(el("em", "prize-empty", labels.not_chosen));
     } else {
       tr.dataset.place = item.position;
-      tr.append(el("td", "num", item.position));
+      tr.append(el("td", "num", item.place)); // "2", or "=2" for a place teams share
       if (item.team) winner(team, item.team);
       else team.append(el("em", "prize-empty", labels.not_decided));
     }
@@ -342,12 +342,31 @@
       row.append(el("span", "bracket-score", m.score ? m.score[i] : ""));
       box.append(row);
     });
-    if (m.state === "playing") box.append(el("span", "bracket-note is-playing", labels.playing));
+    // The server's line: a match in play's deal and running score ("Deal 7 of 12 · 532–410"), a
+    // forfeit, an award, a paper result, a result waiting for its confirmation.
+    if (m.note) {
+      const note = el("span", "bracket-note" + (m.state === "playing" ? " is-playing" : "") + (m.result_kind ? ` is-${m.result_kind}` : ""), m.note);
+      note.dataset.testid = "bracket-note";
+      box.append(note);
+    }
     return box;
   }
 
   function bracketPanel() {
     const section = panel("bracket", labels.bracket);
+    section.querySelector(".panel-body").append(bracketWrap());
+    section.dataset.key = "bracket";
+    return section;
+  }
+
+  // After a deal of the knockout (the tables part carries the bracket): the bracket in place.
+  function bracketUpdate(bracket) {
+    data.bracket = bracket;
+    const body = root.querySelector(".panel-bracket .panel-body");
+    if (body) body.replaceChildren(bracketWrap());
+  }
+
+  function bracketWrap() {
     const columns = el("div", "bracket");
     data.bracket.columns.forEach(function (column) {
       const col = el("section", "bracket-column");
@@ -365,9 +384,7 @@
       extra.append(el("h3", "bracket-round", labels.third_place), bracketMatch(data.bracket.third_place));
       wrap.append(extra);
     }
-    section.querySelector(".panel-body").append(wrap);
-    section.dataset.key = "bracket";
-    return section;
+    return wrap;
   }
 
   // "Find your table": everyone of the round, alphabetically, with their table.
@@ -463,6 +480,7 @@
         li.className = "pairing" + (table.finished ? " is-finished" : table.playing ? " is-playing" : "");
         scoreOf(table, li.querySelector(".score"));
       });
+      if (part.bracket) bracketUpdate(part.bracket);
       if (moved) render();
       tick();
     } catch (error) {

@@ -67,3 +67,48 @@ def test_no_knockout_is_an_empty_bracket_and_a_private_tournament_a_404(organize
     assert client_for().get(url(private)).status_code == 404
     assert client_for(rival).get(url(private)).status_code == 404
     assert client_for(organizer).get(url(private)).status_code == 200
+
+
+def test_a_match_in_play_has_its_running_score_and_a_decided_one_says_what_decided_it(organizer):
+    from tournaments.models import Adjustment
+
+    t = knockout(organizer, third_place=False)
+    stage = services.round_start(rnd=services.round_generate(tournament=t, user=organizer), user=organizer)
+    for table in stage.tables.all():
+        scoring.deal_record(match=table.match, deal=WIN_0)
+    services.standings_refresh(tournament_id=t.pk)
+    semis = services.round_start(rnd=services.round_generate(tournament=t, user=organizer), user=organizer)
+    one, two = semis.tables.order_by("number")
+    data = client_for().get(url(t)).json()
+    begun = data["columns"][0]["matches"][0]
+    assert (begun["state"], begun["score"], begun["running"], begun["result_kind"]) == (
+        "playing",
+        None,
+        None,
+        None,
+    )
+    scoring.deal_record(match=one.match, deal=WIN_0)
+    services.table_decide(table=two, kind=Adjustment.Kind.FORFEIT, winner=1, scores=[0, 1000],
+                          reason="no show", user=organizer)  # fmt: skip
+    first, second = client_for().get(url(t)).json()["columns"][0]["matches"]
+    target = one.match.target
+    assert first["score"] is None and first["running"] == [100, 62]
+    assert (first["deal"], first["deals"], first["target"]) == (None, None, target)
+    assert first["note"] == f"100–62 of {target}" and first["result_kind"] is None
+    assert (second["result_kind"], second["score"], second["winner"], second["running"]) == (
+        "forfeit", [0, 1000], 1, None
+    )  # fmt: skip
+    assert second["note"] == "Forfeit"
+    empty = client_for().get(url(t)).json()["columns"][1]["matches"][0]
+    assert (empty["result_kind"], empty["running"], empty["note"]) == (None, None, "")
+
+
+def test_the_schema_documents_the_running_score_and_the_result_kind():
+    import json
+
+    schema = json.loads(client_for().get("/api/schema/", {"format": "json"}).content)
+    match = schema["components"]["schemas"]["BracketMatch"]["properties"]
+    for field in ("running", "deal", "deals", "target", "note", "result_kind"):
+        assert match[field].get("description"), field
+    kinds = schema["components"]["schemas"]["ResultKindEnum"]["enum"]
+    assert set(kinds) == {"deals", "paper", "forfeit", "award", "bye"}

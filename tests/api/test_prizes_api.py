@@ -113,3 +113,54 @@ def test_only_the_organizer_writes(event, rival):
 def test_a_private_tournaments_prizes_are_not_found(organizer):
     t = services.tournament_create(organizer=organizer, name="Private", public=False)
     assert client_for().get(URL.format(t.slug)).status_code == 404
+
+
+def test_a_shared_place_pools_its_money_in_the_answer(organizer):
+    """Second and third level on every tie-break: "=2" on both lines, (109 + 65) / 2 = 87 € each."""
+    from scoring import services as scoring
+    from tournaments.models import Tournament
+
+    t = services.tournament_create(
+        organizer=organizer, name="Tie night", swiss_rounds=1, deals_per_match=1, format="concours"
+    )
+    for i in range(6):
+        services.entry_register(tournament=t, name=f"Team {i + 1}", players=[f"P{i}a", f"P{i}b"])
+    services.tournament_start(tournament=t)
+    rnd = services.round_start(rnd=services.round_generate(tournament=t))
+    for table, cards in zip(rnd.tables.order_by("number"), (110, 90, 90), strict=True):
+        scoring.deal_record(
+            match=table.match, deal={"maker": 0, "card_points": [cards, 152 - cards], "last_trick": 0}
+        )
+    services.standings_refresh(tournament_id=t.pk)
+    t = Tournament.objects.get(pk=t.pk)
+    if t.status != Tournament.Status.FINISHED:
+        services.tournament_finish(tournament=t, reason="Done", in_play="totals", user=organizer)
+    body = {"pot": 43700, "percentages": ["40", "25", "15", "12", "8"], "rounding": "unit", "lines": []}
+    ok(client_for(organizer).put(URL.format(t.slug), body, format="json"))
+    answer = ok(client_for().get(URL.format(t.slug)))
+    assert answer["shared"] is True
+    assert [
+        (p["label"], p["rank"], p["tied"], p["amount"], p["computed"], p["pooled"]) for p in answer["places"]
+    ] == [
+        ("1", 1, False, 17700, 17700, False),
+        ("=2", 2, True, 8700, 10900, True),
+        ("=2", 2, True, 8700, 6500, True),
+        ("=4", 4, True, 4300, 5200, True),
+        ("=4", 4, True, 4300, 3400, True),
+    ]
+    # An amount the organizer types stays as typed: the third's 100 €, the second alone keeps its 109 €.
+    patched = ok(client_for(organizer).patch(URL.format(t.slug), {"lines": [{"place": 3, "amount": 10000}]},
+                                             format="json"))  # fmt: skip
+    assert [(p["amount"], p["edited"], p["pooled"]) for p in patched["places"][1:3]] == [
+        (10900, False, False), (10000, True, False),
+    ]  # fmt: skip
+
+
+def test_the_schema_documents_the_shared_place():
+    import json
+
+    schema = json.loads(client_for().get("/api/schema/", {"format": "json"}).content)
+    place = schema["components"]["schemas"]["PrizePlace"]["properties"]
+    for field in ("tied", "label", "pooled"):
+        assert place[field].get("description"), field
+    assert "shared" in schema["components"]["schemas"]["PrizeList"]["properties"]

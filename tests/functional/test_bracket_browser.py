@@ -105,3 +105,39 @@ def test_the_big_screen_shows_the_bracket_panel(page: Page, live_server, cup):
     assert outside == 0
     page.screenshot(path=str(SHOTS / "bracket_screen_1920.png"))
     assert refused == []
+
+
+PUSH_MS = 12_000  # the WSGI stream is asked again every 3 s; then one fetch
+
+
+def test_the_big_screens_bracket_follows_a_match_deal_by_deal(page: Page, live_server, cup):
+    """Issue 27: a match in play shows its running score, never 0–0; a deal recorded moves it on the
+    open screen without a reload, with a fetch of the tables part only (it carries the bracket)."""
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if "/screen/data/" in r.url else None)
+    page.set_viewport_size(TV)
+    page.goto(f"{live_server.url}/tournaments/{cup.slug}/screen/")
+    expect(page.locator(".screen-live")).to_have_class("screen-live is-live")
+    page.evaluate(
+        """() => document.querySelectorAll('.panel').forEach(p =>
+              p.classList.toggle('current', p.dataset.panel === 'bracket'))"""
+    )
+    panel = page.locator(".panel-bracket")
+    third = panel.locator(".bracket-column").first.get_by_test_id("bracket-match").nth(2)
+    expect(third.get_by_test_id("bracket-note")).to_have_text("playing")  # begun, no deal yet
+    assert third.locator(".bracket-score").all_text_contents() == ["", ""]
+    assert "0–0" not in panel.text_content()
+    page.evaluate("window.__same_page = true")
+    fetched.clear()
+    table = cup.rounds.get(number=2).tables.get(number=3)
+    scoring.deal_record(match=table.match, deal=WIN_0)  # 100 v 62
+    expect(third.get_by_test_id("bracket-note")).to_have_text(
+        f"100–62 of {table.match.target}", timeout=PUSH_MS
+    )
+    assert page.evaluate("window.__same_page === true")
+    assert fetched and all("part=tables" in url for url in fetched)
+    # The finished quarter-finals keep their final score and their winner.
+    first = panel.locator(".bracket-column").first.get_by_test_id("bracket-match").first
+    assert all(s.isdigit() for s in first.locator(".bracket-score").all_text_contents())
+    expect(first.locator(".is-winner")).to_have_count(1)
+    page.screenshot(path=str(SHOTS / "bracket_screen_running.png"))

@@ -20,7 +20,6 @@ from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-WIN_0 = {"maker": 0, "card_points": [90, 62], "last_trick": 0}  # 100 v 62
 TV, PROJECTOR = {"width": 1920, "height": 1080}, {"width": 1280, "height": 720}
 NAMES = ["Kafeneio Platanos", "Oi Asoi tou Pirea", "Ta Galazia Trapoula", "Les Belotiers de Lyon"]
 FIRST = ["Giorgos", "Maria", "Nikos", "Eleni", "Dimitra", "Kostas", "Sofia"]
@@ -34,8 +33,12 @@ def player(i: int) -> str:
     return f"{FIRST[i % len(FIRST)]} {LAST[i % len(LAST)]} {i}"
 
 
-def concours_over(teams: int) -> Tournament:
-    """A one-round concours of ``teams`` teams, every table played to the end, finished."""
+APART = [110, 105, 100, 95, 90]  # table n's side 0 makes these card points: every team's points apart
+
+
+def concours_over(teams: int, cards: list[int] = APART) -> Tournament:
+    """A one-round concours of ``teams`` teams, every table played to the end (table n's side 0
+    making ``cards[n - 1]`` card points a deal, and the last trick), finished."""
     organizer = get_user_model().objects.create_user(username="org", password="pw-org-12345")
     t = services.tournament_create(
         organizer=organizer, name="Friday concours", swiss_rounds=1, deals_per_match=3, format="concours"
@@ -47,8 +50,10 @@ def concours_over(teams: int) -> Tournament:
     services.tournament_start(tournament=t, user=organizer)
     rnd = services.round_start(rnd=services.round_generate(tournament=t, user=organizer), user=organizer)
     for table in rnd.tables.select_related("match").order_by("number"):
+        made = cards[(table.number - 1) % len(cards)]
+        deal = {"maker": 0, "card_points": [made, 152 - made], "last_trick": 0}
         while table.match is not None and table.match.status != "finished":
-            scoring.deal_record(match=table.match, deal=WIN_0)
+            scoring.deal_record(match=table.match, deal=deal)
             table.match.refresh_from_db()
     t = Tournament.objects.get(pk=t.pk)
     if t.status != Tournament.Status.FINISHED:
@@ -147,3 +152,25 @@ def test_many_prizes_are_paged_evenly(page: Page, live_server, viewport):
     if viewport is PROJECTOR:
         show(page, "prizes")
         page.screenshot(path=str(SHOTS / "screen_prizes_720.png"))
+
+
+def test_a_shared_place_on_the_big_screen(page: Page, live_server):
+    """Second and third tied after every tie-break (and fourth and fifth): "=2" on both lines, the
+    money of the two places pooled, (109 + 65) / 2 = 87 € each; a prize in words stays per place."""
+    t = concours_over(6, cards=[110, 90, 90])  # 120 v 42 at table 1, 100 v 62 at tables 2 and 3
+    prizes.prizes_update(
+        tournament=t, user=t.organizer, pot_cents=43700, percentages=["40", "25", "15", "12", "8"],
+        rounding="unit",
+    )  # fmt: skip
+    prizes.prize_lines_update(tournament=t, lines=[(2, "The silver cup", None)], user=t.organizer)
+    open_screen(page, live_server.url, t, TV)
+    panel = page.locator(".panel-prizes")
+    expect(panel).to_have_count(1)
+    places = panel.locator("tr[data-place] td.num:first-child").all_text_contents()
+    assert places == ["1", "=2", "=2", "=4", "=4"]
+    amounts = panel.locator(".amount").all_text_contents()
+    assert amounts == [f"177{NBSP}€", f"87{NBSP}€", f"87{NBSP}€", f"43{NBSP}€", f"43{NBSP}€"]
+    expect(panel.locator("tr[data-place='2'] .prize-cell")).to_have_text(f"87{NBSP}€ · The silver cup")
+    expect(panel.locator("tr[data-place='3'] .prize-cell")).to_have_text(f"87{NBSP}€")
+    show(page, "prizes")
+    page.screenshot(path=str(SHOTS / "screen_prizes_shared.png"))

@@ -219,3 +219,176 @@ def test_the_embed_follows_the_frame_rules(organizer, client):
     t.public = False
     t.save()
     assert client.get(url).status_code == 404
+
+
+# A match in play, a match not begun, and what decided a result (issue 27) ---------------------------
+
+
+def semi_finals(organizer, **settings) -> tuple[Tournament, Round]:
+    """Four teams, one Swiss round played, the semi-finals drawn and started."""
+    t = knockout(organizer, teams=4, knockout_size=4, third_place=False, **settings)
+    for table in next_round(t, organizer).tables.all():
+        finish(table, 0)
+        if t.confirmation:
+            scoring.match_confirm(match=table.match, team=1)
+    services.standings_refresh(tournament_id=t.pk)
+    return t, next_round(t, organizer)
+
+
+def test_a_match_not_begun_shows_no_score_not_nil_nil(organizer, client):
+    t = knockout(organizer, teams=4, knockout_size=4, third_place=False)
+    for table in next_round(t, organizer).tables.all():
+        scoring.deal_record(match=table.match, deal=WIN_0)
+    services.standings_refresh(tournament_id=t.pk)
+    drawn = services.round_generate(tournament=t, user=organizer)
+    semis = bracket_state(tournament=t)["columns"][0]["matches"]
+    assert [(m["state"], m["score"], m["running"], m["note"]) for m in semis] == [
+        ("drawn", None, None, "")
+    ] * 2
+    services.round_start(rnd=drawn, user=organizer)  # the matches exist now, 0–0 in the database
+    assert drawn.tables.get(number=1).match.totals == [0, 0]
+    semis = bracket_state(tournament=t)["columns"][0]["matches"]
+    assert [(m["state"], m["score"], m["running"], m["note"]) for m in semis] == [
+        ("playing", None, None, "playing")
+    ] * 2
+    text = client.get(reverse("tournaments:bracket", args=[t.slug])).text
+    assert "0–0" not in text
+    assert re.findall(r'<span class="bracket-score">([^<]*)</span>', text) == [""] * 6  # 2 semis, the final
+
+
+def test_a_match_in_play_shows_its_running_score_and_how_far_it_is(organizer, client):
+    t, semis = semi_finals(organizer)
+    table = semis.tables.get(number=1)
+    scoring.deal_record(match=table.match, deal=WIN_0)  # 100 v 62, played to the target
+    m = bracket_state(tournament=t)["columns"][0]["matches"][0]
+    target = table.match.target
+    assert m["state"] == "playing" and m["winner"] is None and m["result_kind"] is None
+    assert m["score"] is None and m["running"] == [100, 62]
+    assert (m["deal"], m["deals"], m["target"]) == (None, None, target)  # a knockout: to its target
+    assert m["note"] == f"100–62 of {target}"
+    text = client.get(reverse("tournaments:bracket", args=[t.slug])).text
+    assert re.search(rf'class="bracket-note is-playing" data-testid="bracket-note">100–62 of {target}<', text)
+    finish(table, 1)  # then played out: its final score and its winner
+    m = bracket_state(tournament=t)["columns"][0]["matches"][0]
+    assert m["state"] == "finished" and m["winner"] == 1 and m["result_kind"] == "deals"
+    assert m["score"] == table.match.totals[:2] and m["running"] is None and m["note"] == ""
+
+
+def test_a_match_over_a_set_number_of_deals_says_which_deal_is_played(organizer):
+    t, semis = semi_finals(organizer)
+    table = semis.tables.get(number=2)
+    # A match over 12 deals (a club's own knockout), its 6th deal recorded.
+    table.match.options = {**table.match.options, "deals": 12}
+    table.match.save()
+    for _ in range(6):
+        scoring.deal_record(match=table.match, deal=WIN_0)
+    m = bracket_state(tournament=t)["columns"][0]["matches"][1]
+    assert m["running"] == [600, 372] and (m["deal"], m["deals"], m["target"]) == (7, 12, None)
+    assert m["note"] == "Deal 7 of 12 · 600–372"
+
+
+def test_a_forfeit_an_award_and_a_paper_result_say_so(organizer, client):
+    t, semis = semi_finals(organizer)
+    one, two = semis.tables.order_by("number")
+    scoring.deal_record(match=one.match, deal=WIN_0)  # begun, then forfeited: not its running score
+    services.table_decide(table=one, kind=Adjustment.Kind.FORFEIT, winner=0, scores=[1000, 0],
+                          reason="left early", user=organizer)  # fmt: skip
+    services.table_paper_result(table=two, totals=[874, 1012], user=organizer)
+    first, second = bracket_state(tournament=t)["columns"][0]["matches"]
+    assert (first["result_kind"], first["note"], first["score"], first["winner"]) == (
+        "forfeit", "Forfeit", [1000, 0], 0
+    )  # fmt: skip
+    assert first["decided"] and first["running"] is None and first["state"] == "finished"
+    assert (second["result_kind"], second["note"], second["score"], second["paper"]) == (
+        "paper", "From the paper sheet", [874, 1012], True
+    )  # fmt: skip
+    services.table_decide(table=two, kind=Adjustment.Kind.AWARD, winner=0, scores=[1000, 900],
+                          reason="a misdeal", user=organizer)  # fmt: skip
+    second = bracket_state(tournament=t)["columns"][0]["matches"][1]
+    assert (second["result_kind"], second["note"], second["score"]) == ("award", "Match awarded", [1000, 900])
+    text = client.get(reverse("tournaments:bracket", args=[t.slug])).text
+    assert 'is-forfeit" data-testid="bracket-note">Forfeit<' in text
+    assert 'is-award" data-testid="bracket-note">Match awarded<' in text
+
+
+def test_a_bye_is_marked_as_such(organizer):
+    t = knockout(organizer, teams=6, knockout_size=6, third_place=False)
+    for table in next_round(t, organizer).tables.all():
+        scoring.deal_record(match=table.match, deal=WIN_0)
+    services.standings_refresh(tournament_id=t.pk)
+    next_round(t, organizer)
+    byes = [m for m in bracket_state(tournament=t)["columns"][0]["matches"] if m["state"] == "bye"]
+    assert len(byes) == 2 and all(m["result_kind"] == "bye" and m["score"] is None for m in byes)
+
+
+def test_a_result_waiting_for_its_confirmation_shows_its_score_but_no_winner(organizer, client):
+    t, semis = semi_finals(organizer, confirmation=True)
+    table = semis.tables.get(number=1)
+    finish(table, 0)
+    m = bracket_state(tournament=t)["columns"][0]["matches"][0]
+    assert m["state"] == "playing" and m["winner"] is None and m["result_kind"] is None
+    assert m["score"] == table.match.totals[:2] and m["note"] == "Waiting for confirmation"
+    scoring.match_confirm(match=table.match, team=1)
+    m = bracket_state(tournament=t)["columns"][0]["matches"][0]
+    assert m["state"] == "finished" and m["winner"] == 0 and m["note"] == ""
+
+
+def test_the_bracket_is_a_constant_number_of_queries(organizer):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def reads(teams: int) -> int:
+        t = knockout(organizer, teams=teams, knockout_size=teams, third_place=True)
+        for table in next_round(t, organizer).tables.all():
+            scoring.deal_record(match=table.match, deal=WIN_0)
+        services.standings_refresh(tournament_id=t.pk)
+        first = next_round(t, organizer).tables.order_by("number")
+        scoring.deal_record(match=first[0].match, deal=WIN_0)  # one in play
+        finish(first[1], 0)  # one played out
+        services.table_paper_result(table=first[2], totals=[874, 1012], user=organizer)
+        t = Tournament.objects.get(pk=t.pk)
+        with CaptureQueriesContext(connection) as seen:
+            state = bracket_state(tournament=t)
+        assert state["columns"][0]["matches"][0]["running"] == [100, 62]
+        return len(seen)
+
+    assert reads(8) == reads(16) <= 4
+
+
+def test_the_big_screen_follows_a_knockout_deal_by_deal(
+    organizer, client, django_capture_on_commit_callbacks
+):
+    from tournaments import live, presence
+
+    t, semis = semi_finals(organizer)
+    screen_data = reverse("tournaments:screen_data", args=[t.slug])
+    before = client.get(screen_data).json()
+    assert before["bracket"]["columns"][0]["matches"][0]["running"] is None
+    embed = client.get(reverse("tournaments:embed_bracket", args=[t.slug]))
+    stamp, count = before["version"].split("~")
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring.deal_record(match=semis.tables.get(number=1).match, deal=WIN_0)
+    # The screen's version moves (its counter of deals: what="tables"), and its tables part carries
+    # the bracket with the running score.
+    assert live.stamp(t.pk) == stamp and presence.changes(t.pk) == int(count) + 1
+    part = client.get(screen_data + "?part=tables").json()
+    assert part["count"] == int(count) + 1
+    m = part["bracket"]["columns"][0]["matches"][0]
+    assert m["running"] == [100, 62] and m["note"].startswith("100–62 of ")
+    assert part["tables"][0]["running"] == [100, 62]  # the pairings say the same
+    assert client.get(screen_data).json()["bracket"]["columns"][0]["matches"][0]["running"] == [100, 62]
+    # The embed's version too: a new answer, not a 304.
+    url = reverse("tournaments:embed_bracket", args=[t.slug])
+    again = client.get(url, HTTP_IF_NONE_MATCH=embed.headers["ETag"])
+    assert again.status_code == 200 and "100–62 of " in again.text
+
+
+def test_the_notes_are_in_the_pages_language(organizer, client):
+    t, semis = semi_finals(organizer)
+    one, two = semis.tables.order_by("number")
+    scoring.deal_record(match=one.match, deal=WIN_0)
+    services.table_decide(table=two, kind=Adjustment.Kind.FORFEIT, winner=0, scores=[1000, 0],
+                          reason="left early", user=organizer)  # fmt: skip
+    text = client.get(reverse("tournaments:bracket", args=[t.slug]), HTTP_ACCEPT_LANGUAGE="el").text
+    notes = re.findall(r'data-testid="bracket-note">([^<]*)<', text)
+    assert notes == [f"100–62 από {one.match.target}", "Εκ παραιτήσεως"]

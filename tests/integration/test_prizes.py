@@ -19,12 +19,22 @@ pytestmark = pytest.mark.django_db(transaction=True)
 WIN_0 = {"maker": 0, "card_points": [90, 62], "last_trick": 0}
 
 
+def win(cards: int) -> dict:
+    """A deal side 0 makes with ``cards`` card points (and the last trick): cards + 10 v 152 − cards."""
+    return {"maker": 0, "card_points": [cards, 152 - cards], "last_trick": 0}
+
+
+APART = [110, 100, 90]  # 120 v 42, 110 v 52, 100 v 62: six teams the points rank 1 to 6
+SECOND_AND_THIRD_TIED = [110, 90, 90]  # 120 v 42, 100 v 62 twice: ranks 1, 2, 2, 4, 4, 6
+
+
 @pytest.fixture
 def organizer(django_user_model):
     return django_user_model.objects.create_user(username="org", password="pw-org-12345")
 
 
-def finished(organizer, teams=6):
+def finished(organizer, teams=6, cards=APART):
+    """A concours of one round, finished: table n's side 0 makes ``cards[n - 1]`` card points."""
     t = services.tournament_create(
         organizer=organizer, name="Club night", swiss_rounds=1, deals_per_match=1, format="concours"
     )
@@ -32,8 +42,8 @@ def finished(organizer, teams=6):
         services.entry_register(tournament=t, name=f"Team {i + 1}", players=[f"P{i}a", f"P{i}b"])
     t = services.tournament_start(tournament=t)
     rnd = services.round_start(rnd=services.round_generate(tournament=t))
-    for table in rnd.tables.exclude(match=None):
-        scoring.deal_record(match=table.match, deal=WIN_0)
+    for table in rnd.tables.exclude(match=None).order_by("number"):
+        scoring.deal_record(match=table.match, deal=win(cards[(table.number - 1) % len(cards)]))
     services.standings_refresh(tournament_id=t.pk)
     t = Tournament.objects.get(pk=t.pk)
     if t.status != Tournament.Status.FINISHED:
@@ -314,3 +324,122 @@ def test_the_manage_page_leads_to_the_prizes_editor_before_and_after_the_end(cli
     running = services.tournament_create(organizer=organizer, name="Next week")
     editor = reverse("tournaments:prizes_edit", args=[running.slug])
     assert f'href="{editor}"' in text(client.get(reverse("tournaments:manage", args=[running.slug])))
+
+
+# A tie the tie-breaks cannot break (issue 27) ---------------------------------------------------------
+
+
+@pytest.fixture
+def tied(organizer):
+    """Six teams ranked 1, 2, 2, 4, 4, 6: second and third level on every tie-break, fourth and fifth
+    too; a pot of 437 € at 40/25/15/12/8 %, down to the euro (177, 109, 65, 52, 34)."""
+    t = finished(organizer, cards=SECOND_AND_THIRD_TIED)
+    assert [row["rank"] for row in t.standings.ranking] == [1, 2, 2, 4, 4, 6]
+    prizes.prizes_update(tournament=t, pot_cents=43700, percentages=[40, 25, 15, 12, 8], rounding="unit")
+    return t
+
+
+def places(t):
+    return [(p["label"], p["amount"], p["pooled"]) for p in prizes.prize_list(tournament=t)["places"]]
+
+
+def test_tied_teams_share_their_place_and_the_money_of_the_places_they_hold(tied):
+    listed = prizes.prize_list(tournament=tied)
+    # (109 + 65) / 2 = 87 € each for the second and third; (52 + 34) / 2 = 43 € each for the fourth
+    # and fifth; the first's 177 € alone. Nothing of the pot lost or made.
+    assert places(tied) == [
+        ("1", 17700, False),
+        ("=2", 8700, True),
+        ("=2", 8700, True),
+        ("=4", 4300, True),
+        ("=4", 4300, True),
+    ]
+    assert [p["computed"] for p in listed["places"]] == [17700, 10900, 6500, 5200, 3400]
+    assert [p["tied"] for p in listed["places"]] == [False, True, True, True, True]
+    assert [p["rank"] for p in listed["places"]] == [1, 2, 2, 4, 4] and listed["shared"] is True
+    ranking = tied.standings.ranking
+    assert [p["team"]["entry"] for p in listed["places"]] == [row["entry"] for row in ranking[:5]]
+    assert sum(p["amount"] for p in listed["places"]) == 43700
+
+
+def test_the_cent_the_rounding_leaves_goes_to_the_first_of_the_tied_teams(tied):
+    # 438 €: 177, 109, 65, 52, 35; fourth and fifth share 87 €: 43 € each, the euro left to the fourth.
+    prizes.prizes_update(tournament=tied, pot_cents=43800)
+    assert places(tied) == [
+        ("1", 17700, False),
+        ("=2", 8700, True),
+        ("=2", 8700, True),
+        ("=4", 4400, True),
+        ("=4", 4300, True),
+    ]
+    assert prizes.prize_pool([5200, 3500], "unit") == [4400, 4300]
+
+
+def test_an_amount_the_organizer_typed_stays_as_typed_and_a_prize_in_words_stays_per_place(tied):
+    prizes.prize_lines_update(tournament=tied, lines=[(2, "The silver cup", None), (3, "Medals", None)])
+    listed = prizes.prize_list(tournament=tied)["places"]
+    assert [(p["label"], p["amount"], p["text"]) for p in listed[1:3]] == [
+        ("=2", 8700, "The silver cup"),
+        ("=2", 8700, "Medals"),
+    ]
+    prizes.prize_lines_update(tournament=tied, lines=[(3, "Medals", 10000)])
+    assert places(tied)[1:3] == [("=2", 10900, False), ("=2", 10000, False)]  # nothing left to pool
+
+
+def test_a_tie_across_the_last_prize_shares_it_with_the_place_after(organizer):
+    t = finished(organizer, cards=[90, 100, 100])  # 110 v 52 twice, 100 v 62: ranks 1, 1, 3, 4, 5, 5
+    assert [row["rank"] for row in t.standings.ranking] == [1, 1, 3, 4, 5, 5]
+    prizes.prizes_update(tournament=t, pot_cents=43700, percentages=[40, 25, 15, 12, 8], rounding="unit")
+    # (177 + 109) / 2 = 143 € each for the two first; the fifth's 34 € shared with the sixth: 17 € each.
+    assert places(t) == [
+        ("=1", 14300, True),
+        ("=1", 14300, True),
+        ("3", 6500, False),
+        ("4", 5200, False),
+        ("=5", 1700, True),
+        ("=5", 1700, True),
+    ]
+
+
+def test_the_prize_page_the_certificates_and_the_exports_show_the_shared_place(client, organizer, tied):
+    page = text(client.get(reverse("tournaments:prizes", args=[tied.slug])))
+    for place in (2, 3):
+        row = page.split(f'data-testid="prize-place-{place}"')[1].split("</tr>")[0]
+        assert 'data-testid="prize-label">=2<' in row and "87 €" in row
+    assert 'data-testid="prize-label">1<' in page.split('data-testid="prize-place-1"')[1].split("</tr>")[0]
+    assert 'data-testid="prize-shared"' in page
+    podium = page.split('data-testid="podium"')[1].split("</ol>")[0]
+    assert re.findall(r'data-testid="podium-place">([^<]*)<', podium) == ["1", "=2", "=2"]
+    certificates = text(client.get(reverse("tournaments:certificates", args=[tied.slug])))
+    assert certificates.count("Place =2") == 2 and certificates.count("Place =4") == 2
+    assert certificates.count("87 €") == 2
+    client.force_login(organizer)
+    body = b"".join(client.get(f"/api/v1/tournaments/{tied.slug}/export/").streaming_content)
+    exported = json.loads(body)["prizes"]["places"]
+    assert [(p["label"], p["amount"]) for p in exported] == [
+        ("1", 17700), ("=2", 8700), ("=2", 8700), ("=4", 4300), ("=4", 4300),
+    ]  # fmt: skip
+    ranking = client.get(f"/api/v1/tournaments/{tied.slug}/ranking.csv").content.decode()
+    rows = list(csv.DictReader(io.StringIO(ranking)))
+    assert [r["prize_amount"] for r in rows] == ["177.00", "87.00", "87.00", "43.00", "43.00", ""]
+
+
+def test_without_a_tie_nothing_is_pooled_and_no_note_is_shown(client, event):
+    prizes.prizes_update(tournament=event, pot_cents=43700, percentages=[40, 25, 15, 12, 8], rounding="unit")
+    assert places(event) == [
+        ("1", 17700, False), ("2", 10900, False), ("3", 6500, False), ("4", 5200, False), ("5", 3400, False),
+    ]  # fmt: skip
+    assert prizes.prize_list(tournament=event)["shared"] is False
+    page = text(client.get(reverse("tournaments:prizes", args=[event.slug])))
+    assert 'data-testid="prize-shared"' not in page and "=" not in "".join(
+        re.findall(r'data-testid="podium-place">([^<]*)<', page)
+    )
+
+
+def test_the_big_screens_prize_panel_shows_the_shared_place(tied):
+    from tournaments.screen import screen_state
+
+    panel = screen_state(Tournament.objects.get(pk=tied.pk))["prizes"]["places"]
+    assert [(p["place"], p["amount"].replace("\u00a0", " ")) for p in panel] == [
+        ("1", "177 €"), ("=2", "87 €"), ("=2", "87 €"), ("=4", "43 €"), ("=4", "43 €"),
+    ]  # fmt: skip

@@ -947,7 +947,8 @@ def test_the_final_ranking_carries_the_points_it_was_ranked_by(client, night, or
 
 
 def concours_over(organizer, teams: int = 6, name: str = "Prize night") -> Tournament:
-    """A one-round concours, every table played, finished."""
+    """A one-round concours, every table played (table n's side 0 making 115 − 4n card points: no
+    two teams level, no shared place on the prize list), finished."""
     t = services.tournament_create(
         organizer=organizer, name=name, swiss_rounds=1, deals_per_match=1, format="concours"
     )
@@ -958,7 +959,9 @@ def concours_over(organizer, teams: int = 6, name: str = "Prize night") -> Tourn
     t = services.tournament_start(tournament=t)
     rnd = services.round_start(rnd=services.round_generate(tournament=t))
     for table in rnd.tables.exclude(match=None):
-        scoring.deal_record(match=table.match, deal=WIN_0)
+        cards = 115 - 4 * table.number
+        deal = {"maker": 0, "card_points": [cards, 152 - cards], "last_trick": 0}
+        scoring.deal_record(match=table.match, deal=deal)
     services.standings_refresh(tournament_id=t.pk)
     t = Tournament.objects.get(pk=t.pk)
     if t.status != Tournament.Status.FINISHED:

@@ -1,5 +1,6 @@
 """The prize pot's split (tournaments.prizes.prize_split): each place's percent of the pot, rounded
-down to the organizer's step, the remainder of the rounding to the first place. Amounts in cents."""
+down to the organizer's step, the remainder of the rounding to the first place; and the money of
+places tied teams share, pooled and split equally (prize_pool). Amounts in cents."""
 
 import itertools
 from decimal import Decimal
@@ -8,7 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.prizes import money, parse_money, parse_percentages, prize_split, unassigned_cents
+from tournaments.prizes import (
+    money,
+    parse_money,
+    parse_percentages,
+    place_label,
+    prize_pool,
+    prize_split,
+    unassigned_cents,
+)
 
 FIVE_PLACES = [40, 25, 15, 12, 8]
 
@@ -115,3 +124,46 @@ def test_money_and_parsing():
             parse_money(bad)
     with pytest.raises(ValueError, match="x"):
         parse_percentages("40 x")
+
+
+# Tied places: their money pooled and split equally --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("amounts", "rounding", "expected"),
+    [
+        # The worked example: 437 € at 40/25/15/12/8 down to the euro, second and third tied.
+        ([10900, 6500], "unit", [8700, 8700]),
+        # 52 + 35 = 87 €: 43 € each, the euro left to the first of them.
+        ([5200, 3500], "unit", [4400, 4300]),
+        # To the cent: 87.01 € → 43.51 and 43.50.
+        ([5201, 3500], "cent", [4351, 4350]),
+        # Down to 10: 160 € → 80 each; 170 € → 80 each and the 10 left to the first.
+        ([10000, 6000], "ten", [8000, 8000]),
+        ([10000, 7000], "ten", [9000, 8000]),
+        # Three tied, the last place's share with the places after it (no prize of their own).
+        ([3400, 0, 0], "unit", [1200, 1100, 1100]),
+        ([], "unit", []),
+    ],
+)
+def test_tied_places_pool_their_money(amounts, rounding, expected):
+    assert prize_pool(amounts, rounding) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    amounts=st.lists(st.integers(min_value=0, max_value=10_000_000), min_size=1, max_size=8),
+    rounding=st.sampled_from(["cent", "unit", "five", "ten"]),
+)
+def test_a_pool_keeps_every_cent_and_only_the_first_takes_the_remainder(amounts, rounding):
+    shares = prize_pool(amounts, rounding)
+    step = {"cent": 1, "unit": 100, "five": 500, "ten": 1000}[rounding]
+    assert sum(shares) == sum(amounts) and len(shares) == len(amounts)
+    assert len(set(shares[1:])) <= 1 and all(s % step == 0 for s in shares[1:])
+    assert 0 <= shares[0] - shares[-1] < step * len(amounts)
+
+
+def test_a_shared_place_is_written_with_an_equals_sign():
+    assert place_label(2, 3, tied=True) == "=2"
+    assert place_label(3, 3, tied=False) == "3"
+    assert place_label(None, 4, tied=True) == "4"  # nobody holds the place yet
