@@ -11,6 +11,11 @@ a match sheet as a follower, the player's record, the club's page:
 - the standings show the rank, the team and the columns the format ranks by; the other columns
   come with one tap on "More columns" (a checkbox and its label: no JavaScript needed).
 
+Then every format at once (a concours, a Swiss then a knockout, pools then a final, an individual
+event), every page of each: the header with the tournament's menu under it (one line that scrolls
+in itself, the current page in view) still within a fifth of the screen; the standings and the
+final ranking show the rank, the team and what ranks them, the rest one tap away.
+
 Screenshots of each page at 390×844 and 1280×800 go to $TSOXA_SHOTS (default /tmp) to be looked at.
 """
 
@@ -22,12 +27,16 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.utils import translation
 from playwright.sync_api import Browser, Page, expect
 
 from players.models import Club, Player
 from scoring import services as scoring
+from scoring.models import Match
 from tournaments import services
 from tournaments.models import Entry, Tournament
+from tournaments.personal import personal_token
+from tournaments.templatetags.tournament_tags import column_abbr, metric_abbr
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -134,6 +143,15 @@ def sideways(page: Page) -> list[int]:
     return [width, min(window, page.viewport_size["width"])]
 
 
+def header_bottom(page: Page) -> float:
+    """Where the header ends: the site's header and, on a tournament's page, the tournament's menu
+    just under it (0 on a print page, which has neither)."""
+    return page.evaluate(
+        """Math.max(0, ...[...document.querySelectorAll("body > header, main > nav.subnav")]
+            .map(e => e.getBoundingClientRect().bottom))"""
+    )
+
+
 def split_words(page: Page) -> list[str]:
     """The words of the long names on the page that a line break cuts in two: each text node of a
     name laid out line by line (a Range per character), a word cut when its letters sit on two
@@ -205,10 +223,8 @@ def test_every_page_a_player_opens_fits_a_phone(browser: Browser, live_server, e
                             && getComputedStyle(e).position === "absolute"))
                     .slice(0, 5).map(e => `${e.tagName}.${e.className} ${e.getBoundingClientRect().right}`)"""
             )
-        header = page.locator("body > header").first
-        header = header.bounding_box() if header.count() else {"y": 0, "height": 0}  # a print page: none
-        if header["y"] + header["height"] > 844 / 5:
-            tall[name] = header["height"]
+        if header_bottom(page) > 844 / 5:
+            tall[name] = header_bottom(page)
         words = split_words(page)
         if words:
             cut[name] = words
@@ -322,9 +338,10 @@ def test_the_round_pairings_stack_on_a_phone(browser: Browser, live_server, even
 
 
 def test_the_pages_stay_under_100_kb_of_css_and_javascript(browser: Browser, live_server, evening):
-    """The phone's stylesheets count in each page's budget (tests/functional/test_design_browser.py).
-    The follower's sheet of a tournament's table, in Greek, weighs about 100.7 kB without them
-    (table.css and the tablet's scripts): there the site-wide phone.css adds 2 kB at most."""
+    """The phone's stylesheets count in each page's budget (tests/functional/test_design_browser.py),
+    the follower's sheet of a tournament's table too (about 68 kB in Greek: no pad, pad.css nor pad.js;
+    every variant of the sheet in every language: tests/functional/test_sheet_weight_browser.py). The
+    site-wide phone.css adds 2 kB at most."""
     heavy = {}
     for name in ("standings", "round", "bracket", "home", "sheet"):
         ctx = browser.new_context(
@@ -350,7 +367,7 @@ def test_the_pages_stay_under_100_kb_of_css_and_javascript(browser: Browser, liv
         assert loaded["scoring/phone.css"] <= 2_000, name
         if name == "sheet":
             assert "tournaments/phone.css" not in loaded
-        elif sum(loaded.values()) > 100_000:
+        if sum(loaded.values()) > 100_000:
             heavy[name] = loaded
     assert heavy == {}
 
@@ -372,5 +389,178 @@ def test_the_header_stays_short_signed_in(browser: Browser, live_server, evening
         expect(page.locator(".topbar .linklike")).to_be_visible()  # log out
         header = page.locator("header.topbar").bounding_box()
         assert header["y"] + header["height"] <= 844 / 5, name
+        assert header_bottom(page) <= 844 / 5, name  # with the tournament's menu, "Manage" in it
         assert sideways(page)[0] <= 390, name
+    ctx.close()
+
+
+# Every format, every page (issue 27, "On a phone") --------------------------------------------
+
+
+def _play_out(t: Tournament, organizer) -> Tournament:
+    """Rounds played to the end of each match (a knockout's is played to its target), until the
+    tournament finishes."""
+    for _ in range(12):
+        if Tournament.objects.get(pk=t.pk).status == Tournament.Status.FINISHED:
+            return Tournament.objects.get(pk=t.pk)
+        rnd = services.round_start(rnd=services.round_generate(tournament=t, user=organizer), user=organizer)
+        for k, table in enumerate(rnd.tables.filter(match__isnull=False).order_by("number")):
+            while Match.objects.get(pk=table.match_id).status != Match.Status.FINISHED:
+                scoring.deal_record(match=table.match, deal=WIN_0 if k % 2 else WIN_1, user=organizer)
+        services.standings_refresh(tournament_id=t.pk)
+    raise AssertionError(f"{t.name} did not finish")
+
+
+@pytest.fixture
+def four_formats() -> dict[str, tuple[Tournament, dict[str, str]]]:
+    """Four finished events, the long team (or player) in each: a concours of eight teams over three
+    rounds; a Swiss round then a knockout of four; two pools of three then a final; an individual
+    event of eight over two rounds. Each with the paths of its pages."""
+    organizer = get_user_model().objects.create_user(username="org", password="pw-org-12345")
+    names = [LONG_TEAM, "Οι Άσσοι του Πειραιά", "Kafeneio Platanos", "Les Belotiers de Lyon", "Τα Γαλάζια",
+             "Zorba", "Οι Μπουρλοτιέρηδες της Τούμπας", "Άγιος Παύλος"]  # fmt: skip
+    short = {"target": 100}  # a knockout's match is played to its target: here one deal
+    settings = {
+        "concours": ({"format": "concours", "swiss_rounds": 3}, 8),
+        "swiss then knockout": ({"swiss_rounds": 1, "knockout_size": 4, "options": short}, 4),
+        "pools then knockout": ({"format": "pools", "pool_size": 3, "knockout_size": 2, "options": short}, 6),
+        "individual": ({"format": "individual", "swiss_rounds": 2}, 8),
+    }
+    found = {}
+    for label, (options, size) in settings.items():
+        title = f"Τουρνουά Μπουρλότας Θεσσαλονίκης: {label}"
+        t = services.tournament_create(organizer=organizer, name=title, deals_per_match=1, **options)
+        for i, name in enumerate(names[:size]):
+            if options.get("format") == "individual":
+                name = LONG_PLAYER if i == 0 else f"Παίκτης Η{i}"
+                services.entry_register(tournament=t, name=name, players=[name])
+            else:
+                player = LONG_PLAYER if i == 0 else f"Παίκτης Α{i}"
+                services.entry_register(tournament=t, name=name, players=[player, f"Παίκτρια Β{i}"])
+        t = _play_out(services.tournament_start(tournament=t, user=organizer), organizer)
+        entry = Entry.objects.select_related("team__player_a").get(
+            Q(team__name=LONG_TEAM) | Q(player__name=LONG_PLAYER), tournament=t
+        )
+        base = f"/tournaments/{t.slug}/"
+        last = t.rounds.order_by("-number").first().number
+        paths = {
+            "home": base,
+            "standings": base + "standings/",
+            "first round": base + "rounds/1/",
+            "last round": base + f"rounds/{last}/",
+            "prizes": base + "prizes/",
+            "team": base + f"teams/{entry.pk}/",
+            "personal": f"/me/{personal_token(entry, entry.team.player_a if entry.team else None)}/",
+            "finder": base + "find/?q=Παναγ",
+        }
+        if t.knockout_size:
+            paths["bracket"] = base + "bracket/"
+        found[label] = (t, paths)
+    return found
+
+
+def _heads(page: Page, testid: str) -> list[dict]:
+    """The headings of a table that show (text, left and right edges on the screen)."""
+    return page.eval_on_selector_all(
+        f"[data-testid={testid}] thead th",
+        """els => els.filter(e => e.getClientRects().length).map(e => {
+            const r = e.getBoundingClientRect();
+            return {text: e.textContent.trim(), left: r.left, right: r.right};
+        })""",
+    )
+
+
+def _ranked_by(t: Tournament, testid: str) -> list[str]:
+    """The headings a phone shows first: the rank, the team, and what ranks them (the first two
+    tie-breaks of the stage; after a knockout, how far each team went)."""
+    with translation.override("el"):
+        team = translation.gettext("Team")
+        if testid == "ranking" and t.format == "individual":
+            team = translation.gettext("Player")
+        if testid == "ranking" and t.knockout_size:
+            return ["#", team, translation.gettext("Went out in")]
+        return ["#", team, *(column_abbr(metric_abbr(key)) for key in t.tiebreaks[:2])]
+
+
+def _all_heads(t: Tournament, testid: str) -> int:
+    if testid == "ranking" and t.knockout_size:
+        return 4  # and the place in the stage before the knockout
+    return 4 + len(t.tiebreaks)  # and the played, the W–D–L, every tie-break
+
+
+def test_every_format_every_page_on_a_phone(browser: Browser, live_server, four_formats):
+    ctx = phone(browser)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    wide, tall, cut, columns, menu = {}, {}, {}, {}, {}
+    for label, (t, paths) in four_formats.items():
+        for name, path in paths.items():
+            where = f"{label}: {name}"
+            page.goto(live_server.url + path)
+            page.screenshot(path=str(SHOTS / f"phone_{label}_{name}.png".replace(" ", "_")))
+            if sideways(page)[0] > 390:
+                wide[where] = sideways(page)[0]
+            if header_bottom(page) > 844 / 5:
+                tall[where] = header_bottom(page)
+            if split_words(page):
+                cut[where] = split_words(page)
+            current = page.locator("nav.subnav [aria-current]")
+            if current.count():  # the menu's current page on screen, the menu one line
+                box = current.bounding_box()
+                links = page.locator("nav.subnav a").evaluate_all("els => els.map(e => e.offsetTop)")
+                if box["x"] < 0 or box["x"] + box["width"] > 390 or len(set(links)) > 1:
+                    menu[where] = (box, links)
+            for testid in ("standings", "ranking"):
+                if not page.get_by_test_id(testid).count():
+                    continue
+                heads = _heads(page, testid)
+                shown = [h["text"] for h in heads]
+                if shown != _ranked_by(t, testid) or any(h["left"] < 0 or h["right"] > 390 for h in heads):
+                    columns[f"{where}: {testid}"] = heads
+    ctx.close()
+    assert wide == {}
+    assert tall == {}
+    assert cut == {}
+    assert menu == {}
+    assert columns == {}
+    assert not errors, errors
+    # Each page was looked at: the final ranking where the tournament is finished, the menu on each.
+    assert all(t.status == Tournament.Status.FINISHED for t, _ in four_formats.values())
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_the_hidden_columns_come_with_a_tap(browser: Browser, live_server, four_formats, js):
+    """On the home page of each finished event (the final ranking, then the standings) and on its
+    prize list: one tap on "More columns" shows every column, in a box that scrolls sideways by
+    itself (its last column reachable, the page never wider than the screen); another hides them.
+    The tournament's menu shows its current page, the last round's at its far end, with or without
+    JavaScript."""
+    ctx = browser.new_context(**PHONE, java_script_enabled=js, extra_http_headers={"Accept-Language": "el"})
+    page = ctx.new_page()
+    for label, (t, paths) in four_formats.items():
+        page.goto(live_server.url + paths["last round"])
+        box = page.locator("nav.subnav [aria-current]").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, label
+        for name, testid, toggle in (
+            ("home", "ranking", "ranking-more-columns"),
+            ("home", "standings", "more-columns"),
+            ("prizes", "ranking", "ranking-more-columns"),
+        ):
+            where = f"{label}: {name}, {testid}"
+            page.goto(live_server.url + paths[name])
+            assert [h["text"] for h in _heads(page, testid)] == _ranked_by(t, testid), where
+            page.get_by_test_id(toggle).click()
+            heads = _heads(page, testid)
+            assert len(heads) == _all_heads(t, testid), where
+            assert [h["text"] for h in heads][:2] == _ranked_by(t, testid)[:2], where  # the rank, the team
+            assert sideways(page)[0] <= 390, where
+            box = page.get_by_test_id(testid).locator("xpath=..")  # the box that scrolls
+            box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+            last = _heads(page, testid)[-1]
+            assert last["left"] >= 0 and last["right"] <= 390, where
+            if name == "prizes" and label == "pools then knockout":
+                page.screenshot(path=str(SHOTS / f"phone_prizes_more_{'js' if js else 'nojs'}.png"))
+            page.get_by_test_id(toggle).click()
+            assert [h["text"] for h in _heads(page, testid)] == _ranked_by(t, testid), where
     ctx.close()
