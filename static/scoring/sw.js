@@ -10,6 +10,8 @@
 //   for engine-loader.js to work out the deals that wait without a connection. The engine's cache
 //   is named by TSOXA.engine.version: a new Pyodide or a changed engine file is kept anew.
 // - Nothing else is kept: posts (deals, corrections) and htmx's fragments always go to the network.
+// - Web Push (notifications/): a push is shown as a notification, a click on it opens its page;
+//   a subscription the browser renews is told to the server (the end of this file).
 /* global TSOXA */
 "use strict";
 
@@ -233,22 +235,129 @@ self.addEventListener("message", function (event) {
     }));
 });
 
-// Web Push (notifications/): a message {title, body, url, tag} is shown; a click on it focuses the
-// page it names (this site's only) or opens it.
+// Web Push (notifications/) -----------------------------------------------------------------------
+// The server's message is JSON {title, body, url, tag} (notifications/services.py's _payload): it is
+// shown with its tag, so a newer message of the same tournament replaces the older one; a click on
+// it focuses a tab that shows the page it names (this site's pages only) or opens that page.
+// The personal page's opt-in (static/notifications/push.js) keeps what it follows in PUSH_CACHE: the
+// page, its token, the server's key and generic words in the page's language. They stand in for a
+// message that cannot be read (no data, not JSON, neither title nor body), and they let this worker
+// tell the server a subscription the browser has renewed (pushsubscriptionchange).
+const PUSH_CACHE = "tsoxa-push";
+const PUSH_FOLLOW = "/push-follow";  // the record's key in PUSH_CACHE (push.js's FOLLOW_KEY)
+const PUSH_ICON = "icons/icon-192.png";
+
+async function pushFollow() {
+  try {
+    const kept = await caches.match(PUSH_FOLLOW, {cacheName: PUSH_CACHE});
+    const follow = kept ? await kept.json() : null;
+    return follow && typeof follow === "object" ? follow : {};
+  } catch (error) {
+    return {};
+  }
+}
+
+function text(value) {
+  return typeof value === "string" ? value.trim() : "";
+}
+
+// What a push says: each of the server's fields that is a string, "" for the rest.
+function pushMessage(event) {
+  let data = null;
+  try { data = event.data ? event.data.json() : null; } catch (error) { data = null; }
+  if (!data || typeof data !== "object" || Array.isArray(data)) data = {};
+  return {title: text(data.title), body: text(data.body), url: text(data.url), tag: text(data.tag)};
+}
+
+async function showPush(event) {
+  const message = pushMessage(event);
+  const follow = await pushFollow();
+  const readable = !!(message.title || message.body);
+  const options = {
+    body: readable ? message.body : text(follow.news),
+    icon: TSOXA.static + PUSH_ICON,
+    data: {url: message.url || text(follow.page) || "/"},
+  };
+  if (text(follow.lang)) options.lang = text(follow.lang);
+  if (message.tag) Object.assign(options, {tag: message.tag, renotify: true});
+  return self.registration.showNotification(message.title || text(follow.title) || "Tsoxa", options);
+}
+
 self.addEventListener("push", function (event) {
-  let data = {};
-  try { data = event.data ? event.data.json() : {}; } catch (e) { data = {body: event.data.text()}; }
-  event.waitUntil(self.registration.showNotification(data.title || "Tsoxa", {
-    body: data.body || "", tag: data.tag || undefined, renotify: !!data.tag, data: {url: data.url || "/"},
-  }));
+  event.waitUntil(showPush(event));
 });
+
+// The page a notification leads to: the one it names, when it is this site's; else the followed page.
+function sameSite(path) {
+  if (!path) return null;
+  try {
+    const url = new URL(path, self.location.origin);
+    return url.origin === self.location.origin ? url : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+async function pushTarget(data) {
+  return sameSite(text((data || {}).url)) || sameSite(text((await pushFollow()).page)) ||
+    new URL("/", self.location.origin);
+}
+
+async function openPushPage(data) {
+  const url = await pushTarget(data);
+  const open = await self.clients.matchAll({type: "window", includeUncontrolled: true});
+  const same = open.find(function (client) {
+    const at = new URL(client.url);
+    return at.origin === url.origin && at.pathname === url.pathname && at.search === url.search && "focus" in client;
+  });
+  return same ? same.focus() : self.clients.openWindow(url.href);
+}
 
 self.addEventListener("notificationclick", function (event) {
   event.notification.close();
-  let url = new URL((event.notification.data || {}).url || "/", self.location.origin);
-  if (url.origin !== self.location.origin) url = new URL("/", self.location.origin);
-  event.waitUntil(self.clients.matchAll({type: "window", includeUncontrolled: true}).then(function (open) {
-    const same = open.find(function (client) { return client.url === url.href && "focus" in client; });
-    return same ? same.focus() : self.clients.openWindow(url.href);
-  }));
+  event.waitUntil(openPushPage(event.notification.data));
+});
+
+function keyBytes(base64url) {
+  const raw = atob((base64url + "===".slice((base64url.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(raw, function (c) { return c.charCodeAt(0); });
+}
+
+// Django's CSRF token: the cookie's, where this worker can read cookies; else the page's, kept.
+async function csrfToken(follow) {
+  try {
+    const cookie = self.cookieStore ? await self.cookieStore.get("csrftoken") : null;
+    if (cookie && cookie.value) return cookie.value;
+  } catch (error) { /* no cookies here */ }
+  return text(follow.csrf);
+}
+
+async function tellServer(follow, method, body) {
+  return fetch(follow.url, {
+    method: method, credentials: "same-origin", body: JSON.stringify(body),
+    headers: {"Content-Type": "application/json", "X-CSRFToken": await csrfToken(follow)},
+  });
+}
+
+// The push service renewed (or ended) the subscription: the new one (the browser's, or subscribed
+// again with the server's key) follows the page's entry, and the old one is forgotten. Without the
+// page's record, the personal page tells the server at its next visit (push.js).
+async function renewPush(old, renewed) {
+  const follow = await pushFollow();
+  let fresh = renewed;
+  if (!fresh) {
+    const key = text(follow.key) ? keyBytes(text(follow.key)) : old && old.options && old.options.applicationServerKey;
+    if (!key) return false;
+    fresh = await self.registration.pushManager.subscribe({userVisibleOnly: true, applicationServerKey: key});
+  }
+  if (!text(follow.token) || !text(follow.url)) return false;
+  const answer = await tellServer(follow, "POST", {token: follow.token, subscription: fresh.toJSON()});
+  if (answer.ok && old && old.endpoint && old.endpoint !== fresh.endpoint) {
+    await tellServer(follow, "DELETE", {endpoint: old.endpoint});
+  }
+  return answer.ok;
+}
+
+self.addEventListener("pushsubscriptionchange", function (event) {
+  event.waitUntil(renewPush(event.oldSubscription || null, event.newSubscription || null));
 });
