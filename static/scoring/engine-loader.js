@@ -57,7 +57,7 @@
       const bid = f.get("bid_more") || f.get("bid");
       if (bid) deal.contract.bid = /^\d+$/.test(bid) ? int(bid) : bid;
     }
-    // The card points in the cards: the pad's (tablet.js), by the contract's suit, as the server's.
+    // The card points in the cards: the pad's (pad.js), by the contract's suit, as the server's.
     const deck = document.querySelector(`form.deal-form input[name="suit"][value="${f.get("suit")}"]`) ||
       document.querySelector("form.deal-form");
     const total = parseInt(deck && deck.dataset.deck, 10) || 152;

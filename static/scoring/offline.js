@@ -1,5 +1,5 @@
 // Deals that wait (no connection, a 5xx or 429, no answer) in IndexedDB, sent again in order; sheets
-// that open offline (README, "Tsoxa installs as an app"). Words: tablet.js's tsoxaI18n.
+// that open offline (docs/deploy/outage.md, "The network"). Words: tablet.js's tsoxaI18n.
 (() => {
   "use strict";
   const script = document.currentScript;
@@ -373,7 +373,7 @@
   const sentOf = (e) => e.detail.requestConfig && e.detail.requestConfig.tsoxaDeal;
   document.addEventListener("htmx:beforeRequest", (e) => {
     const elt = e.detail.elt;
-    if (e.defaultPrevented || !elt || !elt.matches) return;  // the pad itself stopped it (tablet.js)
+    if (e.defaultPrevented || !elt || !elt.matches) return;  // the pad itself stopped it (pad.js)
     if (isDeal(elt) && (!navigator.onLine || here().length)) {
       // Offline, or behind waiting deals: it waits too.
       e.preventDefault();

@@ -177,11 +177,15 @@ def test_the_header_keeps_to_one_row_on_a_landscape_tablet(browser: Browser, liv
 # Page weight ----------------------------------------------------------------------------------------
 
 
-def weight(browser: Browser, base: str, path: str, lang: str) -> dict[str, int]:
-    """The CSS and JavaScript a fresh browser loads for the page (htmx aside), in bytes, by address;
-    "inline" for what the page itself holds in <script> and <style>."""
-    ctx = context(browser, lang=lang, service_workers="block")  # as on a first visit: nothing cached
-    sign_in(ctx, base)
+def weight(
+    browser: Browser, base: str, path: str, lang: str, username: str | None = "demo", **options
+) -> dict[str, int]:
+    """The CSS and JavaScript a fresh browser loads for the page (htmx aside), in bytes as they are
+    used (uncompressed), by address; "inline" for what the page itself holds in <script> and <style>.
+    Signed in as ``username`` (None: nobody); ``options``: the browser's (a phone's viewport)."""
+    ctx = context(browser, lang=lang, service_workers="block", **options)  # a first visit: nothing cached
+    if username:
+        sign_in(ctx, base, username)
     page = ctx.new_page()
     ctx.new_cdp_session(page).send("Network.setCacheDisabled", {"cacheDisabled": True})
     page.goto(base + path)

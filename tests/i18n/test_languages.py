@@ -687,8 +687,9 @@ def test_the_tablet_script_reads_its_words_from_the_catalogue(client, lang, word
     assert page.index(reverse("javascript-catalog")) < page.index("scoring/tablet.js")
     assert page.index(reverse("javascript-catalog")) < page.index("scoring/offline.js")
     scripts = Path(settings.BASE_DIR) / "static" / "scoring"
-    tablet, offline = ((scripts / name).read_text(encoding="utf-8") for name in ("tablet.js", "offline.js"))
-    assert 'gettext("Seat %(n)s")' in tablet and "deals are waiting for the connection" in offline
+    pickers, offline = ((scripts / name).read_text(encoding="utf-8") for name in ("pickers.js", "offline.js"))
+    assert 'gettext("Seat %(n)s")' in pickers and "deals are waiting for the connection" in offline
+    assert "window.tsoxaI18n = " in (scripts / "tablet.js").read_text(encoding="utf-8")  # pickers.js's words
 
 
 def test_the_script_catalogue_carries_our_words_and_not_the_formats_no_script_reads(client):
@@ -696,6 +697,7 @@ def test_the_script_catalogue_carries_our_words_and_not_the_formats_no_script_re
     body = answer.content.decode()
     assert answer.status_code == 200 and "django.catalog" in body
     assert "DATE_INPUT_FORMATS" not in body and "DECIMAL_SEPARATOR" not in body  # ~0.8 kB a page
+    assert '"offline":"εκτός σύνδεσης"' in body  # as it is: escaped, a Greek word weighs three times as much
     scripts = (Path(settings.BASE_DIR) / "static").rglob("*.js")
     readers = [s.name for s in scripts if "pyodide" not in s.parts and "get_format" in s.read_text()]
     assert readers == []  # were one to read a format, the catalogue would have to carry them again
