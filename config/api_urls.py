@@ -1,14 +1,12 @@
 """The REST API, version 1, and its documentation."""
 
-from django.conf import settings
 from django.urls import include, path
-from django.utils.csp import CSP
-from django.views.decorators.csp import csp_override
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.routers import DefaultRouter
 
+from config.api_docs import REDOC_BUNDLE_PATH, redoc, redoc_bundle, swagger
 from config.parsers import SafeJSONParser
 from config.ratelimits import login_limited
 from config.views import problems
@@ -46,25 +44,12 @@ class TokenView(ObtainAuthToken):
     parser_classes = (FormParser, MultiPartParser, SafeJSONParser)
 
     def post(self, request, *args, **kwargs):
+        """The account's token, for its username and password: send it as ``Authorization: Token
+        <your token>``. Asked again, the same token: it stays the account's until an admin deletes it."""
         response = super().post(request, *args, **kwargs)
         response["Cache-Control"] = "no-store"  # it holds the account's key: kept by no cache
         return response
 
-
-# The documentation pages run the Swagger UI and ReDoc bundles (served from our static files):
-# the Swagger UI as the "split" view, whose start-up script is a file of its own rather than
-# inline, so that neither page needs a nonce. ReDoc runs its search in a worker made from a blob:
-# URL, its page links Google's fonts and it shows Redocly's logo from its CDN: allowed there only.
-DOCS_CSP = {**settings.SECURE_CSP, "script-src": [CSP.SELF]}
-REDOC_CSP = {
-    **DOCS_CSP,
-    "style-src": [*settings.SECURE_CSP["style-src"], "https://fonts.googleapis.com"],
-    "font-src": [CSP.SELF, "https://fonts.gstatic.com"],
-    "img-src": [*settings.SECURE_CSP["img-src"], "https://cdn.redoc.ly"],
-    "worker-src": [CSP.SELF, "blob:"],
-}
-swagger = csp_override(DOCS_CSP)(SpectacularSwaggerSplitView.as_view(url_name="schema"))
-redoc = csp_override(REDOC_CSP)(SpectacularRedocView.as_view(url_name="schema"))
 
 urlpatterns = [
     path("v1/", include((router.urls, "api"), namespace="v1")),
@@ -73,4 +58,5 @@ urlpatterns = [
     path("problems/", problems, name="api-problems"),
     path("docs/", swagger, name="api-docs"),
     path("redoc/", redoc, name="api-redoc"),
+    path(REDOC_BUNDLE_PATH, redoc_bundle, name="api-redoc-bundle"),
 ]

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "corsheaders",
     "simple_history",
     "players",
     "scoring",
@@ -47,6 +48,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # CORS for the API's public reads only (config/cors.py), before anything that may answer early.
+    "config.cors.PublicReadsCorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language follows the browser (Accept-Language) until the switcher on every page sets one.
@@ -122,7 +125,7 @@ RATELIMIT_ENABLE = env.bool("RATELIMIT_ENABLE", default=True)
 # A count the cache cannot give (its Redis down) lets the request through rather than refuse it.
 RATELIMIT_FAIL_OPEN = True
 # The limits count per client address: REMOTE_ADDR, or behind N trusted proxies (the TLS proxy of
-# the README: 1) the address the outermost one saw, from X-Forwarded-For. Leave it at 0 unless
+# docs/deploy/index.md: 1) the address the outermost one saw, from X-Forwarded-For. Leave it at 0 unless
 # every request goes through those proxies: otherwise a client could name its own address.
 TSOXA_TRUSTED_PROXIES = env.int("TSOXA_TRUSTED_PROXIES", default=0)
 RATELIMIT_IP_META_KEY = "config.ratelimits.client_ip"
@@ -154,6 +157,10 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = env("TZ_NAME", default="Europe/Athens")
 USE_I18N = True
 USE_TZ = True
+
+# The documentation site (docs/, mkdocs.yml), as MkDocs builds it (./run, the Dockerfile): served at
+# /docs/ by config/docs_site.py.
+TSOXA_DOCS_DIR = Path(env("TSOXA_DOCS_DIR", default=str(BASE_DIR / "build" / "docs-site")))
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -254,29 +261,41 @@ DRF_STANDARDIZED_ERRORS = {
     "EXCEPTION_HANDLER_CLASS": "config.api_errors.ProblemHandler",
     "EXCEPTION_FORMATTER_CLASS": "config.api_errors.ProblemFormatter",
 }
+# CORS (django-cors-headers; which requests, in one place: config/cors.py): a club's website may call
+# the API's public reads from the browser, from any origin, without credentials; writes, the token
+# endpoints, tokens, sync, webhooks and whatever needs an account never answer another origin.
+CORS_URLS_REGEX = r"^/api/v1/"
+CORS_ALLOW_ALL_ORIGINS = True  # "Access-Control-Allow-Origin: *": no cookie is ever sent with it
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+# What a read may send besides the headers browsers always allow: If-None-Match (a 304 by the ETag).
+# Not Authorization: a token belongs on the club's server, never in a web page.
+CORS_ALLOW_HEADERS = ["accept", "accept-language", "content-language", "if-none-match"]
+# What a script may read besides the usual few: the ETag, and Retry-After past the rate limit.
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tsoxa API",
-    "DESCRIPTION": (
-        "Score sheets and tournaments of the Belote family of card games. Deals and sheets have the "
-        "shapes of the match file (FORMAT.md). Read: public tournaments and their matches, anonymously. "
-        "Write: token authentication (POST /api/v1/token/ with username and password, then "
-        "'Authorization: Token <key>'); scorekeepers write their matches, organizers their tournaments. "
-        "Scoped tokens ('Authorization: Bearer tsx_…', from /account/tokens/ or /api/v1/tokens/) may do "
-        "less: `read` only reads, `score` also keeps matches, `full` what the account may. "
-        "Requests are limited per minute (by default 120 per address without credentials, 600 per account "
-        "or read token, 300 per score token): past the limit, 429 with Retry-After."
-    ),
+    # The docs' front page: the quick start (read, show on a website, embed, webhooks, tokens). The
+    # operations' groups (tags), summaries and the credentials' texts: config/schema.py.
+    "DESCRIPTION": (BASE_DIR / "config" / "api_description.md").read_text(encoding="utf-8"),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # No badge fetched from validator.swagger.io: the docs pages load nothing from elsewhere.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # ReDoc's bundle comes from the sidecar too, served by config/api_docs.py without the one image it
+    # would fetch from Redocly's CDN; its page (templates/api/redoc.html) links no web fonts.
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Request bodies are documented as JSON only (DRF's form parsers still read a browser's forms): a
     # body in three encodings of one model leaves a generated client sending the last, multipart.
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema.group_and_summarize",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "RulesetEnum": "scoring.models.RULESET_KEYS",
         "RulesetNameEnum": "scoring.models.RULESET_CHOICES",
