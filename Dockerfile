@@ -22,9 +22,12 @@ COPY static ./static
 COPY --from=pyodide /build/node_modules/pyodide/pyodide.mjs /build/node_modules/pyodide/pyodide.asm.mjs \
      /build/node_modules/pyodide/pyodide.asm.wasm /build/node_modules/pyodide/python_stdlib.zip \
      /build/node_modules/pyodide/pyodide-lock.json ./static/pyodide/
-COPY manage.py ./
+COPY manage.py mkdocs.yml ./
+# The guides (docs/), built here and served by the app at /docs/ (config/docs_site.py): no internet needed.
+COPY docs ./docs
 RUN pip install --no-cache-dir -c requirements.lock . \
  && DJANGO_SECRET_KEY=build CACHE_URL=redis://unused:6379/1 python manage.py collectstatic --noinput \
+ && NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet \
  && useradd --create-home tsoxa
 USER tsoxa
 EXPOSE 8000 8001

@@ -9,8 +9,8 @@ is limited per address, asking for a password reset per address and per e-mail a
 flooded from here.
 
 The client address is REMOTE_ADDR, unless ``TSOXA_TRUSTED_PROXIES`` says how many proxies stand in
-front (README, "Deploying"): then it is the entry of X-Forwarded-For that the outermost trusted
-proxy added, which the client cannot choose.
+front (docs/deploy/index.md, "The proxy in front"): then it is the entry of X-Forwarded-For that
+the outermost trusted proxy added, which the client cannot choose.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from config import pwa
+from config import docs_site, pwa
 from config.ratelimits import login_limited
 from config.views import ScriptCatalog, health
 from players import accounts
@@ -26,6 +26,9 @@ urlpatterns = [
     path("accounts/password_reset/done/", accounts.password_reset_done, name="password_reset_done"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("health/", health, name="health"),
+    # The guides (docs/, built by MkDocs): config/docs_site.py.
+    path("docs/", docs_site.page, name="docs"),
+    path("docs/<path:path>", docs_site.page, name="docs-page"),
     # The installable app (config/pwa.py): the worker is served from the root to control every page.
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),

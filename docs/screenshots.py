@@ -1,7 +1,7 @@
-"""Screenshots for the README: the sheet with its pad, a tournament's standings, a player's page (with
-the rating's chart), the new-match page, a club's page and a tournament table's sheet (opened from
-its link), on a 10" tablet in landscape (1280×800)
-and portrait (800×1280).
+"""Screenshots for the README and the guides: the sheet with its pad, a tournament's standings, a
+player's page (with the rating's chart), the new-match page, a club's page, a Coinche sheet with its
+pad (docs/games/coinche.md), the correction page of a deal (docs/scorekeeper.md) and a tournament
+table's sheet (opened from its link), on a 10" tablet in landscape (1280×800) and portrait (800×1280).
 
     .venv/bin/python docs/screenshots.py            # writes docs/screenshots/*.png
     .venv/bin/python docs/screenshots.py --out /tmp/shots --lang el
@@ -28,6 +28,12 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
 SIZES = {"landscape": {"width": 1280, "height": 800}, "portrait": {"width": 800, "height": 1280}}
 MOST_BYTES = 300_000  # each PNG stays small enough for a README
+COINCHE_DEALS = (
+    {"maker": 0, "contract": {"suit": "hearts", "bid": 100, "multiplier": 1}, "card_points": [92, 60],
+     "last_trick": 0, "melds": [[], []], "belote": [1, 0]},
+    {"maker": 0, "contract": {"suit": "diamonds", "bid": 90, "multiplier": 2}, "card_points": [100, 52],
+     "last_trick": 0, "melds": [[], []], "belote": [0, 1]},
+)  # fmt: skip
 
 
 def free_port() -> int:
@@ -69,13 +75,29 @@ def prepare() -> dict[str, str]:
     table = Table.objects.select_related("match").get(round__tournament=night, round__number=2, number=3)
     for number in range(2):
         services.deal_record(match=table.match, deal=demo_deal(rng, number), user=user)
+    # A Coinche match: 100 hearts made with the belote, then 90 diamonds coinché (docs/games/coinche.md,
+    # worked examples 1 and 4: 220–60, then 500–20).
+    coinche = services.match_create(
+        teams=[("Les As", ("Éric", "Marie")), ("Les Rois", ("Paul", "Sophie"))],
+        ruleset="coinche",
+        first_dealer=0,
+        created_by=user,
+    )
+    for deal in COINCHE_DEALS:
+        services.deal_record(match=coinche, deal=deal, user=user)
+    # The correction page of the playing match's latest deal played (not thrown in).
+    corrected = next(
+        d for d in playing.deals.filter(deleted_at=None).order_by("-position") if not d.data.get("thrown_in")
+    )
     return {
         "new-match": "/matches/new/",
         "sheet": f"/matches/{playing.pk}/",
         "standings": f"/tournaments/{Tournament.objects.get(name='Friday club night').slug}/standings/",
         "player": f"/players/{rated.pk}/",
         "club": "/clubs/demo-club/",
-        "table": f"/s/{table.token}/",
+        "coinche": f"/matches/{coinche.pk}/",
+        "deal-edit": f"/matches/{playing.pk}/deals/{corrected.pk}/",
+        "table": f"/s/{table.token}/",  # last: it is opened without an account
     }
 
 

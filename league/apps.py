@@ -3,7 +3,8 @@ from django.apps import AppConfig
 
 class LeagueConfig(AppConfig):
     """What results say about people across events: records, statistics, clubs' pages, seasons and
-    ratings. It reads every other app and none reads it (see the README's layout)."""
+    ratings. It reads every other app and none reads it (docs/developers/contributing.md, the code's
+    layout)."""
 
     name = "league"
     verbose_name = "Records, seasons and ratings"

@@ -1,4 +1,5 @@
-"""The signature of a delivery, and its check (what a receiver does; the README shows the same).
+"""The signature of a delivery, and its check (what a receiver does; docs/developers/webhooks.md
+shows the same).
 
 ``Tsoxa-Signature: t=<unix seconds>,v1=<hex>``: the hex HMAC-SHA256, keyed with the subscription's
 secret, of the bytes ``<t>.<raw body>``. A receiver recomputes it over the body exactly as it came

@@ -119,7 +119,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         responses={201: bodies.ClaimSerializer},
         examples=[bodies.CLAIM_EXAMPLE],
         description="This account asks to be this player; a decider approves it on the site (the site's "
-        "staff, a club or an event with a say over the record: see the README). 400: the player is "
+        "staff, a club or an event with a say over the record: see /help/#records). 400: the player is "
         "claimed already, the account is a player already or waits on another claim.",
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated], filter_backends=[])

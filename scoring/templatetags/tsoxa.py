@@ -6,6 +6,7 @@ from django import template
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from config import docs_site
 from scoring import engine, presets
 from scoring import messages as catalogue
 from scoring.engine.rulesets.coinche import CoincheOptions
@@ -234,3 +235,11 @@ def preset_slug(name: str) -> str:
     """``{{ match.preset|preset_slug }}``: the slug of the preset of that name, for a link to its page
     ("" when there is none any more: the name is shown without a link)."""
     return presets.preset_slug(name) or "" if name else ""
+
+
+@register.simple_tag
+def guide_url(name: str) -> str:
+    """The address of a page of the guides served at /docs/ (``"scorekeeper"``, ``"games/coinche"``,
+    ``"developers/webhooks#checking-the-signature"``), in the page's language where the guides have
+    that page translated, else in English (config/docs_site.py)."""
+    return docs_site.page_url(name)

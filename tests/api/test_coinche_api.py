@@ -1,6 +1,6 @@
 """Coinche through the REST API: a match made, deals with the bid words (capot, générale) and the
 named fours, a refused deal naming its field, the match file out and in again. The expected numbers
-are worked by hand from RULES.md §6 (docs/rules/coinche.md)."""
+are worked by hand from RULES.md §6 (docs/games/coinche.md)."""
 
 import json
 from pathlib import Path

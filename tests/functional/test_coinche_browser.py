@@ -3,7 +3,7 @@ portrait (800×1280): the match started on /matches/new/ by tapping Coinche and 
 keyed by taps on the pad (the bid, capot or générale with the taker who took every trick, the trumps,
 coinché, the belote, the card points on the keypad, the last trick) and the score on the sheet.
 
-The numbers are worked by hand from RULES.md §6 (docs/rules/coinche.md), the arithmetic in the
+The numbers are worked by hand from RULES.md §6 (docs/games/coinche.md), the arithmetic in the
 comments; the app's engine is never asked. Alpha (Anna, Chris) sit at seats 1 and 3, Beta (Babis,
 Dora) at 2 and 4; Anna deals first.
 """

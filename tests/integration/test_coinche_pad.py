@@ -1,6 +1,6 @@
 """A whole Coinche match kept on the tablet's pages: started on the new-match page, each deal posted
 as the pad posts it, one corrected, the sheet and the winner checked against totals worked by hand
-(RULES.md §6, docs/rules/coinche.md's worked examples; the engine is never asked)."""
+(RULES.md §6, docs/games/coinche.md's worked examples; the engine is never asked)."""
 
 import re
 import uuid
@@ -264,7 +264,7 @@ def test_the_help_says_how_to_key_a_coinche_deal(client):
     page = client.get(reverse("scoring:help")).text
     assert 'href="#coinche"' in page and 'id="coinche"' in page
     section = page[page.index('id="coinche"') : page.index('id="mistakes"')]
-    for words in ("générale", "coinché", "Equal: none count", "160 + the bid", "docs/rules/coinche.md"):
+    for words in ("générale", "coinché", "Equal: none count", "160 + the bid", 'href="/docs/games/coinche/"'):
         assert words in section, words
     assert f'href="{reverse("scoring:presets")}"' in section
 

@@ -1,5 +1,5 @@
 """``manage.py replay`` on the sample Coinche match file (docs/examples/coinche-match.json): a whole
-match to 1,000 made of docs/rules/coinche.md's worked examples, its sheet checked against the totals
+match to 1,000 made of docs/games/coinche.md's worked examples, its sheet checked against the totals
 worked by hand below (RULES.md §6, the federation's default; the engine is never asked)."""
 
 import json

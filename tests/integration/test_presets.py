@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 CANNES = "Cannes 2001 points or 40 minutes"
 CANNES_SLUG = "cannes-2001-points-or-40-minutes"
-# Docs/rules/coinche.md, worked example 1: 100 hearts made with the belote (220–60).
+# docs/games/coinche.md, worked example 1: 100 hearts made with the belote (220–60).
 COINCHE_DEAL = {
     "maker": 0,
     "contract": {"suit": "hearts", "bid": 100, "multiplier": 1},

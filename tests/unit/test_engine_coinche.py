@@ -1,4 +1,4 @@
-"""Coinche (contrée) scoring, rule by rule (RULES.md §6, docs/rules/coinche.md).
+"""Coinche (contrée) scoring, rule by rule (RULES.md §6, docs/games/coinche.md).
 
 Every expected number below is worked out by hand from RULES.md §6, never taken from the engine: the
 comment beside each case shows the sum. Under the default (the FFB's game) a team's total is its card
@@ -68,7 +68,7 @@ def sheet(deals, first_dealer: int = 0, **options):
 
 
 # ---------------------------------------------------------------------------
-# docs/rules/coinche.md, "Worked examples": each row as a deal (team 0 takes)
+# docs/games/coinche.md, "Worked examples": each row as a deal (team 0 takes)
 # ---------------------------------------------------------------------------
 
 # The doc gives the takers' card side with the last trick; the deal gives card points without it.
@@ -341,7 +341,7 @@ def test_option(played, options, result, scores):
 
 
 # ---------------------------------------------------------------------------
-# RULES.md §6 and FORMAT.md made exact (issue 25; docs/rules/coinche.md, "Worked examples: the three
+# RULES.md §6 and FORMAT.md made exact (issue 25; docs/games/coinche.md, "Worked examples: the three
 # points made exact"). Each row worked by hand; "before" is what Tsoxa wrote until then.
 # ---------------------------------------------------------------------------
 
@@ -460,7 +460,7 @@ def test_litige_held_keeps_the_takers_belote_with_them_and_goes_to_a_failed_cont
 
 
 def test_litige_held_in_a_coinched_deal_is_failed():
-    """A coinched litige is never held (docs/rules/coinche.md, decisions): (160 + 80) × 2 to the defence."""
+    """A coinched litige is never held (docs/games/coinche.md, decisions): (160 + 80) × 2 to the defence."""
     score = coinche(deal(0, "clubs", 80, (71, 81), 0, multiplier=2), litige="held")
     assert (score.result, score.scores, score.held) == (Result.FAILED, (0, 480), 0)
 
@@ -686,7 +686,7 @@ def test_while_one_team_is_barred_the_other_wins_by_reaching_the_target():
 def test_a_barred_team_higher_than_the_other_does_not_stop_the_other_from_winning():
     """Target 490. Team 1 makes a coinched 80 (480 : 0 … its 0), team 0 a 90 with every card point
     (162+90 = 252 → 250), then the belote-alone deal: 490 : 500. Team 1 is higher but over only through
-    its belote in a deal it lost; team 0 has reached 490: team 0 wins (docs/rules/coinche.md)."""
+    its belote in a deal it lost; team 0 has reached 490: team 0 wins (docs/games/coinche.md)."""
     played = [
         deal(1, "spades", 80, (52, 100), 1, multiplier=2),
         deal(0, "hearts", 90, (152, 0), 0),

@@ -126,7 +126,7 @@ def test_beyond_n_minus_1_rounds_partners_repeat_as_little_as_possible():
 
 @pytest.mark.parametrize(
     ("players", "rounds"),
-    # No repeat at all, as measured (the table in docs/individual-movement.md).
+    # No repeat at all, as measured (the table in docs/organizer/individual.md).
     [(9, 3), (10, 4), (11, 4), (13, 4), (14, 4), (15, 6), (17, 6), (18, 7), (19, 8), (21, 8), (23, 10)],
 )
 def test_with_sit_outs_the_first_rounds_repeat_nobody(players, rounds):

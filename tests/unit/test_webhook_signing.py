@@ -58,18 +58,19 @@ def test_any_of_several_v1_values_may_match():
     assert signing.verify(SECRET, f"t={NOW},v1={'0' * 64},v1={good}", BODY, now=NOW)
 
 
-def readme_receiver():
-    """The receiver the README shows (its Python block after the webhooks' paragraph), run as it is."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme[readme.index("**Webhooks**") :]
+def guide_receiver():
+    """The check the developers' guide shows (docs/developers/webhooks.md, the Python block of
+    "Checking the signature"), run as it is."""
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "developers" / "webhooks.md").read_text()
+    section = guide[guide.index("## Checking the signature") :]
     code = section[section.index("```python\n") + len("```python\n") :]
     namespace: dict = {}
     exec(code[: code.index("```")], namespace)
     return namespace
 
 
-def test_the_readmes_receiver_verifies_what_a_delivery_carries():
-    receiver = readme_receiver()
+def test_the_guides_receiver_verifies_what_a_delivery_carries():
+    receiver = guide_receiver()
     secret = receiver["SECRET"].decode()
     header = signing.sign(secret, BODY)
     assert receiver["verified"](header, BODY)

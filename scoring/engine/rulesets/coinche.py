@@ -1,4 +1,4 @@
-"""Coinche, or contrée (RULES.md §6; docs/rules/coinche.md): the French tournament game.
+"""Coinche, or contrée (RULES.md §6; docs/games/coinche.md): the French tournament game.
 
 The default is the French federation's (FFB) coinche rulebook. Every point on which rulebooks, clubs
 and scoring programs differ is an option of ``CoincheOptions``, named and valued as the match file
@@ -7,7 +7,7 @@ spells it (RULES.md §6's table, the default first); a preset is a named set of 
 A deal is scored in three steps: the table (each team's card side, the announcements that count, the
 belotes), the verdict on the exact points (made, failed, or a litige held for the next winner), and
 what each team writes, rounded as ``rounding`` says. Where §6 is silent, the choice made here is
-written in docs/rules/coinche.md ("Decisions").
+written in docs/games/coinche.md ("Decisions").
 """
 
 from __future__ import annotations
