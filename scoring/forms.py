@@ -463,7 +463,7 @@ class MatchForm(forms.Form):
 
 
 # The pad's rows in the order the table announces a deal, and the row of each field (the error of
-# a field shows at its row and, in this order, beside Record; tablet.js knows the same rows).
+# a field shows at its row and, in this order, beside Record; pad.js knows the same rows).
 PAD_ROWS = (
     "maker", "bid", "generale", "suit", "multiplier", "melds", "declarations_winner", "card_points",
     "last_trick",
@@ -714,7 +714,7 @@ class DealForm(forms.Form):
     @staticmethod
     def generale_seats() -> list[tuple[int, int]]:
         """(seat, team) of the seats, for Coinche's générale: the player who took every trick alone, of
-        either team (FORMAT.md; only a générale bid by the takers scores it). tablet.js offers the takers'
+        either team (FORMAT.md; only a générale bid by the takers scores it). pad.js offers the takers'
         two on a générale bid; the form takes any seat of the capot team."""
         return [(seat, engine.team_of(seat)) for seat in range(4)]
 

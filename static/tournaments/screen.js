@@ -320,7 +320,10 @@
       const li = el("li", `podium-place place-${i + 1}`);
       const team = el("span", "podium-team", row.team);
       if (row.number) team.prepend(el("small", "no", row.number), " ");
-      li.append(el("span", "podium-rank", row.rank ?? row.position), team,
+      // A place the tie-breaks cannot split is shared: "=2" on each of its lines, as the prize list writes it.
+      const rank = row.rank ?? row.position;
+      const shared = row.rank != null && data.ranking.filter(function (other) { return other.rank === row.rank; }).length > 1;
+      li.append(el("span", "podium-rank", shared ? `=${rank}` : rank), team,
         el("span", "podium-players", (row.players || []).length > 1 ? row.players.join(" & ") : ""));
       list.append(li);
     });

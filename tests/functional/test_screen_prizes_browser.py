@@ -172,5 +172,8 @@ def test_a_shared_place_on_the_big_screen(page: Page, live_server):
     assert amounts == [f"177{NBSP}€", f"87{NBSP}€", f"87{NBSP}€", f"43{NBSP}€", f"43{NBSP}€"]
     expect(panel.locator("tr[data-place='2'] .prize-cell")).to_have_text(f"87{NBSP}€ · The silver cup")
     expect(panel.locator("tr[data-place='3'] .prize-cell")).to_have_text(f"87{NBSP}€")
+    # the podium before it writes the shared place the same way
+    podium = page.get_by_test_id("screen-podium").locator(".podium-rank").all_text_contents()
+    assert podium == ["1", "=2", "=2"]
     show(page, "prizes")
     page.screenshot(path=str(SHOTS / "screen_prizes_shared.png"))

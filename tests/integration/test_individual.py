@@ -395,6 +395,8 @@ def test_the_pages_show_four_players_a_table_and_a_player_s_rounds(client, organ
     assert "sits out" in client.get(reverse("tournaments:entry", args=[t.slug, bye.entry0_id])).text
     home = client.get(reverse("tournaments:home", args=[t.slug])).text
     assert "Players (9)" in home
+    standings = client.get(reverse("tournaments:standings", args=[t.slug])).text
+    assert '<th class="name">Player</th>' in standings and '<th class="name">Team</th>' not in standings
     manage = client.get(reverse("tournaments:manage", args=[t.slug])).text
     assert "Players (9)" in manage
 

@@ -48,6 +48,14 @@ def test_the_organizer_page_links_to_the_webhooks(client, organizer, tournament)
     assert reverse("webhooks:tournament", args=[tournament.slug]) in page.text
 
 
+def test_the_tournament_s_webhooks_page_has_the_tournament_menu_s_phone_layout(client, organizer, tournament):
+    """The page shows the tournament's menu, so it loads the stylesheet that keeps that menu on one
+    line on a phone (static/tournaments/phone.css), as the tournament's own pages do."""
+    page = signed_in(client, organizer).get(reverse("webhooks:tournament", args=[tournament.slug])).text
+    assert 'class="subnav"' in page
+    assert "tournaments/phone" in page
+
+
 def test_the_organizer_adds_a_webhook_and_is_shown_its_secret(client, organizer, tournament, settings):
     settings.TSOXA_WEBHOOKS_ALLOW_PRIVATE = False
     signed_in(client, organizer)
