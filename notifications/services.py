@@ -160,6 +160,16 @@ def subscription_save(*, token: str, subscription: Any, language: str | None) ->
         guard.check(endpoint)
     except guard.Refused as refused:
         raise Refused(str(refused)) from None
+    # The page posts its subscription again on every visit: the same browser following the same
+    # entry keeps the last moment it was sent, so a task run again after the visit sends nothing twice;
+    # a browser that moves to another entry (or player) starts afresh.
+    known = (
+        PushSubscription.objects.select_for_update()
+        .filter(endpoint=endpoint)
+        .values_list("entry_id", "player_id", "last_event")
+        .first()
+    )
+    same = known is not None and known[:2] == (entry.pk, player.pk if player is not None else None)
     sub, _created = PushSubscription.objects.update_or_create(
         endpoint=endpoint,
         defaults={
@@ -169,7 +179,7 @@ def subscription_save(*, token: str, subscription: Any, language: str | None) ->
             "player": player,
             "language": _language(language),
             "failures": 0,
-            "last_event": "",
+            "last_event": known[2] if same else "",
         },
     )
     return sub

@@ -291,6 +291,15 @@ def test_a_round_drawn_tells_each_follower_its_table_and_opponents(receiver, vap
     # sent once: the task run again sends nothing
     assert push.round_started_send(round_id=rnd.pk) == {"sent": 0, "gone": 0, "failed": 0, "emails": 0}
     assert len(receiver.requests) == 4
+    # nor after the player opened their page again (it posts the same subscription on each visit)
+    assert subscribe(Client(), a, browser_a, receiver.endpoint("a")).status_code == 201
+    assert push.round_started_send(round_id=rnd.pk)["sent"] == 0
+    assert len(receiver.requests) == 4
+    # a browser that moves to another team's page starts afresh: that team's moment is sent to it
+    c = t.entries.exclude(pk__in=[a.pk, b.pk]).first()
+    assert subscribe(Client(), c, browser_a, receiver.endpoint("a")).status_code == 201
+    assert push.round_started_send(round_id=rnd.pk)["sent"] == 1
+    assert len(receiver.requests) == 5
 
 
 def test_a_bye_is_said(receiver, vapid, organizer):
