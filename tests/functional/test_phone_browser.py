@@ -475,7 +475,7 @@ def _ranked_by(t: Tournament, testid: str) -> list[str]:
     tie-breaks of the stage; after a knockout, how far each team went)."""
     with translation.override("el"):
         team = translation.gettext("Team")
-        if testid == "ranking" and t.format == "individual":
+        if t.format == "individual":  # the standings and the ranking alike
             team = translation.gettext("Player")
         if testid == "ranking" and t.knockout_size:
             return ["#", team, translation.gettext("Went out in")]
