@@ -49,3 +49,27 @@ def pytest_collection_modifyitems(config, items):
     view called through the test client, the big screen's stream tests) cannot run in a thread with
     a running loop. The order is otherwise kept."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+# Web Push (notifications/): the site's VAPID keys, and a local push service that checks each
+# message's VAPID signature and keeps what it received (tests/push_fakes.py).
+@pytest.fixture
+def vapid(settings):
+    from notifications import services as push
+
+    public, private = push.vapid_keys_new()
+    settings.TSOXA_VAPID_PUBLIC_KEY = public
+    settings.TSOXA_VAPID_PRIVATE_KEY = private
+    settings.TSOXA_VAPID_SUBJECT = "mailto:club@example.org"
+    settings.TSOXA_WEBHOOKS_ALLOW_PRIVATE = True  # the local push service, on 127.0.0.1 over http
+    push._vapid_tokens.clear()
+    return public
+
+
+@pytest.fixture
+def receiver(vapid):
+    from tests.push_fakes import PushReceiver
+
+    server = PushReceiver()
+    yield server
+    server.stop()

@@ -21,7 +21,6 @@ import pytest
 from playwright.sync_api import Browser as Chromium
 from playwright.sync_api import Page, expect
 
-from notifications import services as push
 from scoring import services as scoring
 from tests.functional.test_push_browser import STUB
 from tests.push_fakes import Browser, PushReceiver, vapid_claims
@@ -55,24 +54,6 @@ def shot(tab: Page, name: str, clip: dict | None = None) -> None:
     tab.evaluate("window.scrollTo(0, 0)")
     tab.screenshot(path=str(path), clip=clip, scale="css", animations="disabled")
     assert path.stat().st_size < 150_000, f"{path} is {path.stat().st_size} bytes"
-
-
-@pytest.fixture
-def vapid(settings):
-    public, private = push.vapid_keys_new()
-    settings.TSOXA_VAPID_PUBLIC_KEY = public
-    settings.TSOXA_VAPID_PRIVATE_KEY = private
-    settings.TSOXA_VAPID_SUBJECT = "mailto:club@example.org"
-    settings.TSOXA_WEBHOOKS_ALLOW_PRIVATE = True  # the local push service is on 127.0.0.1
-    push._vapid_tokens.clear()
-    return public
-
-
-@pytest.fixture
-def receiver(vapid):
-    server = PushReceiver()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -17,9 +17,8 @@ import pytest
 from playwright.sync_api import Browser as Chromium
 from playwright.sync_api import expect
 
-from notifications import services as push
 from notifications.models import PushSubscription
-from tests.push_fakes import Browser, PushReceiver, unb64, vapid_claims
+from tests.push_fakes import Browser, unb64, vapid_claims
 from tournaments import personal, services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -50,24 +49,6 @@ STUB = """
   Object.defineProperty(ServiceWorkerRegistration.prototype, "pushManager", getter);
 })();
 """
-
-
-@pytest.fixture
-def vapid(settings):
-    public, private = push.vapid_keys_new()
-    settings.TSOXA_VAPID_PUBLIC_KEY = public
-    settings.TSOXA_VAPID_PRIVATE_KEY = private
-    settings.TSOXA_VAPID_SUBJECT = "mailto:club@example.org"
-    settings.TSOXA_WEBHOOKS_ALLOW_PRIVATE = True
-    push._vapid_tokens.clear()
-    return public
-
-
-@pytest.fixture
-def receiver(vapid):
-    server = PushReceiver()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -19,10 +19,9 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from notifications import services as push
 from notifications.models import PushSubscription
 from tests.functional.test_push_browser import phone_page, running
-from tests.push_fakes import Browser, PushReceiver, unb64
+from tests.push_fakes import Browser, unb64
 from tournaments import personal, services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -77,24 +76,6 @@ CHANGE = """async ({old, fresh, keys, given, cookies}) => {
   self.dispatchEvent(change);
   return {told: await Promise.all(waits), subscribed};
 }"""
-
-
-@pytest.fixture
-def vapid(settings):
-    public, private = push.vapid_keys_new()
-    settings.TSOXA_VAPID_PUBLIC_KEY = public
-    settings.TSOXA_VAPID_PRIVATE_KEY = private
-    settings.TSOXA_VAPID_SUBJECT = "mailto:club@example.org"
-    settings.TSOXA_WEBHOOKS_ALLOW_PRIVATE = True  # the local push service, on 127.0.0.1
-    push._vapid_tokens.clear()
-    return public
-
-
-@pytest.fixture
-def receiver(vapid):
-    server = PushReceiver()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from django.urls import reverse
 from notifications import services as push
 from notifications.models import EmailFollow, PushSubscription
 from scoring import services as scoring
-from tests.push_fakes import Browser, PushReceiver, vapid_claims
+from tests.push_fakes import Browser, vapid_claims
 from tests.webhooks_fakes import fake_dns
 from tournaments import personal, services
 from tournaments.models import Entry
@@ -36,24 +36,6 @@ def push_service_names():
     """push.example.org resolves to a public address (documentation's are refused): no test connects."""
     with fake_dns({"push.example.org": "93.184.215.14"}):
         yield
-
-
-@pytest.fixture
-def vapid(settings):
-    public, private = push.vapid_keys_new()
-    settings.TSOXA_VAPID_PUBLIC_KEY = public
-    settings.TSOXA_VAPID_PRIVATE_KEY = private
-    settings.TSOXA_VAPID_SUBJECT = "mailto:club@example.org"
-    settings.TSOXA_WEBHOOKS_ALLOW_PRIVATE = True  # the receiver is on 127.0.0.1, over http
-    push._vapid_tokens.clear()
-    return public
-
-
-@pytest.fixture
-def receiver(vapid):
-    server = PushReceiver()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
