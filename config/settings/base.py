@@ -306,10 +306,10 @@ SPECTACULAR_SETTINGS = {
         "WebhookEventEnum": "webhooks.models.Event",
         "DeliveryStatusEnum": "webhooks.models.Delivery.Status",
         "MatchAnswerEnum": "league.models.MatchConfirmation.Answer",
-        "ConsoleTableStateEnum": "tournaments.api_console.TABLE_STATES",
-        "ConsoleClockStateEnum": "tournaments.api_console.CLOCK_STATES",
-        "BracketSlotStateEnum": "tournaments.api_bracket.SLOT_STATES",
-        "PrizeRoundingEnum": "tournaments.api_prizes.ROUNDINGS",
+        "ConsoleTableStateEnum": "tournaments.api.console.TABLE_STATES",
+        "ConsoleClockStateEnum": "tournaments.api.console.CLOCK_STATES",
+        "BracketSlotStateEnum": "tournaments.api.bracket.SLOT_STATES",
+        "PrizeRoundingEnum": "tournaments.api.prizes.ROUNDINGS",
     },
 }
 

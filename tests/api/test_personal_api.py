@@ -1,4 +1,4 @@
-"""GET /api/v1/tournaments/{slug}/find/?q=: find your table through the API (tournaments/api_personal.py)."""
+"""GET /api/v1/tournaments/{slug}/find/?q=: find your table through the API (tournaments/api/personal.py)."""
 
 import pytest
 

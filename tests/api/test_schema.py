@@ -559,7 +559,7 @@ SERVER_ERRORS = [
     ),
     pytest.param(
         "GET", "/api/v1/tournaments/", {"player": "\u00b2"}, None, BOTH,
-        "tournaments/api.py TournamentFilter.by_player: '²'.isdigit() is true but int('²') fails",
+        "tournaments/api/tournaments.py TournamentFilter.by_player: '²'.isdigit() is true but int('²') fails",
         id="tournaments-player-superscript-two",
     ),
     *(

@@ -873,7 +873,7 @@ def test_a_tournament_from_creation_to_final_standings(api, users):
 def test_exports_stream_the_same_document_read_in_batches(anon, public_tournament, monkeypatch):
     """The exports read the tables a batch at a time: batches of one give the same answers."""
     whole = {name: body(anon.get(url(public_tournament, name))) for name in ("deals.csv", "export/")}
-    monkeypatch.setattr("tournaments.api.TABLES_A_BATCH", 1)
+    monkeypatch.setattr("tournaments.api.exports.TABLES_A_BATCH", 1)
     for name, expected in whole.items():
         response = anon.get(url(public_tournament, name))
         assert response.streaming and body(response) == expected, name

@@ -1,6 +1,6 @@
 """The tournaments API: find your table.
 
-Its action joins ``TournamentViewSet`` (tournaments/api.py) as a mixin: the path stays under
+Its action joins ``TournamentViewSet`` (viewset.py) as a mixin: the path stays under
 /api/v1/tournaments/{slug}/, public as the tournament is."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from .personal import finder_rows, finder_search
+from ..personal import finder_rows, finder_search
 
 FOUND_AT_MOST = 100
 

@@ -1,6 +1,6 @@
 """The tournaments API: the organizer's console of the current round, and the tables' calls for the director.
 
-Its actions join ``TournamentViewSet`` (tournaments/api.py) as a mixin: the paths stay under
+Its actions join ``TournamentViewSet`` (viewset.py) as a mixin: the paths stay under
 /api/v1/tournaments/{slug}/, with the viewset's permission and ``_managed()``."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from rest_framework.response import Response
 
 from scoring import api_schema as scoring_schema
 
-from . import console, services
-from .models import DirectorCall
+from .. import console, services
+from ..models import DirectorCall
 
 
 class ConsoleSideSerializer(serializers.Serializer):

@@ -13,8 +13,8 @@ from rest_framework import serializers
 from scoring.api_schema import pair, team_field
 from scoring.models import Match
 
-from . import standings
-from .models import Entry, Tournament
+from .. import standings
+from ..models import Entry, Tournament
 
 
 class RoundClockSerializer(serializers.Serializer):

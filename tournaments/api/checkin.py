@@ -1,6 +1,6 @@
 """The tournaments API: Check-in: all at once, and each team's own link while check-in is open.
 
-Its actions join ``TournamentViewSet`` (tournaments/api.py) as a mixin: the paths stay under
+Its actions join ``TournamentViewSet`` (viewset.py) as a mixin: the paths stay under
 /api/v1/tournaments/{slug}/, with the viewset's permission and ``_managed()``."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from . import services
-from .checkin import checkin_state, checkin_url, slip_entries
-from .models import Entry, Tournament
+from .. import services
+from ..checkin import checkin_state, checkin_url, slip_entries
+from ..models import Entry, Tournament
 
 
 class CheckinMissingSerializer(serializers.Serializer):

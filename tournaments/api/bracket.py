@@ -1,6 +1,6 @@
 """The tournaments API: A knockout's bracket, its rounds named.
 
-Its actions join ``TournamentViewSet`` (tournaments/api.py) as a mixin: the paths stay under
+Its actions join ``TournamentViewSet`` (viewset.py) as a mixin: the paths stay under
 /api/v1/tournaments/{slug}/, with the viewset's permission and ``_managed()``."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from .bracket import bracket_state
+from ..bracket import bracket_state
 
 # The choice set by name (settings' ENUM_NAME_OVERRIDES names its schema enum after it).
 SLOT_STATES = ["empty", "drawn", "playing", "finished", "bye"]

@@ -1,6 +1,6 @@
 """The tournaments API: Bulk entry: a pasted list or a CSV previewed, then saved all or nothing.
 
-Its actions join ``TournamentViewSet`` (tournaments/api.py) as a mixin: the paths stay under
+Its actions join ``TournamentViewSet`` (viewset.py) as a mixin: the paths stay under
 /api/v1/tournaments/{slug}/, with the viewset's permission and ``_managed()``."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from rest_framework.response import Response
 
 from config.api_errors import REFUSED, Problem
 
-from . import services
-from .models import Entry
-from .services.bulk import MOST_BYTES
+from .. import services
+from ..models import Entry
+from ..services.bulk import MOST_BYTES
 
 
 class BulkRequestSerializer(serializers.Serializer):

@@ -1,7 +1,7 @@
 """The tournaments API: a table's result typed from its paper sheet; a drawn round redrawn or deleted
 before it starts.
 
-Its actions join ``TournamentViewSet`` (tournaments/api.py) as a mixin: the paths stay under
+Its actions join ``TournamentViewSet`` (viewset.py) as a mixin: the paths stay under
 /api/v1/tournaments/{slug}/, with the viewset's permission and ``_managed()``. A round's DELETE shares
 its path with the round's GET: ``api.py`` maps it (``round.mapping.delete``) to ``_round_delete``."""
 
@@ -17,9 +17,9 @@ from rest_framework.response import Response
 
 from scoring import api_schema as scoring_schema
 
-from . import services
-from .models import Adjustment, Table
-from .services.paper import MAX_TOTAL
+from .. import services
+from ..models import Adjustment, Table
+from ..services.paper import MAX_TOTAL
 
 
 class PaperWriteSerializer(serializers.Serializer):
@@ -124,7 +124,7 @@ class PaperActions:
         url_path=r"rounds/(?P<number>\d+)/tables/(?P<table>\d+)/paper",
     )
     def table_paper(self, request, slug=None, number=None, table=None):
-        from .api import TableSerializer
+        from .rounds import TableSerializer
 
         tournament = self._managed()
         found = get_object_or_404(
@@ -159,7 +159,7 @@ class PaperActions:
     )
     @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/redraw")
     def round_redraw(self, request, slug=None, number=None):
-        from .api import RoundSerializer
+        from .rounds import RoundSerializer
 
         rnd = get_object_or_404(self._managed().rounds, number=number)
         rnd = services.round_redraw(rnd=rnd, user=request.user)

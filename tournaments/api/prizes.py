@@ -1,6 +1,6 @@
 """The tournaments API: the prize list, and the organizer's prize settings.
 
-Its actions join ``TournamentViewSet`` (tournaments/api.py) as a mixin: the paths stay under
+Its actions join ``TournamentViewSet`` (viewset.py) as a mixin: the paths stay under
 /api/v1/tournaments/{slug}/, with the viewset's permission and ``_managed()``. Amounts are integer
 cents; the reads and writes are tournaments/prizes.py's."""
 
@@ -15,8 +15,8 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from . import prizes as prize_rules  # the module; ``prizes`` is the action
-from .models import PrizeSettings
+from .. import prizes as prize_rules  # the module; ``prizes`` is the action
+from ..models import PrizeSettings
 
 ROUNDINGS = [choice.value for choice in PrizeSettings.Rounding]
 
