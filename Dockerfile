@@ -10,6 +10,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.s
 WORKDIR /app
 COPY pyproject.toml requirements.lock README.md ./
 COPY config ./config
+COPY api ./api
+COPY web ./web
 COPY scoring ./scoring
 COPY players ./players
 COPY tournaments ./tournaments
@@ -23,7 +25,7 @@ COPY --from=pyodide /build/node_modules/pyodide/pyodide.mjs /build/node_modules/
      /build/node_modules/pyodide/pyodide.asm.wasm /build/node_modules/pyodide/python_stdlib.zip \
      /build/node_modules/pyodide/pyodide-lock.json ./static/pyodide/
 COPY manage.py mkdocs.yml ./
-# The guides (docs/), built here and served by the app at /docs/ (config/docs_site.py): no internet needed.
+# The guides (docs/), built here and served by the app at /docs/ (web/docs_site.py): no internet needed.
 COPY docs ./docs
 RUN pip install --no-cache-dir -c requirements.lock . \
  && DJANGO_SECRET_KEY=build CACHE_URL=redis://unused:6379/1 python manage.py collectstatic --noinput \

@@ -21,7 +21,7 @@ from email.utils import parseaddr
 from django.conf import settings
 from django.core.checks import Tags, Warning, register
 
-THROTTLE = "config.throttles.ApiRateThrottle"
+THROTTLE = "api.throttles.ApiRateThrottle"
 RATES = ("anon", "user", "read", "score")
 
 

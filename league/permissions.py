@@ -1,5 +1,5 @@
 """Who may decide about a person's records: approve or refuse a claim, merge two records, split a
-merge, take a decision back. The services (``players.identity``) check what the records allow; these
+merge, take a decision back. The services (``players.identity_services``) check what the records allow; these
 say who may ask. The rule (the README's "Who decides about a record", the help's #records):
 
 No account gains a say over a record by anything it does alone: entering a player in its own
@@ -32,7 +32,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from players import identity
+from players import identity_services as identity
 from players.models import Membership, Player, PlayerClaim, PlayerMerge
 from scoring.models import Match
 from scoring.permissions import club_of

@@ -11,7 +11,7 @@ counts for the side they sat on (a tournament's, one an account started or keeps
 by an account of the other team; any other is listed as casual, counted for nobody on that side),
 and never a match a claimed person at it has not stood behind (listed as unconfirmed).
 
-A person is a root record with the records merged into it (``players.identity``): the lists show
+A person is a root record with the records merged into it (``players.identity_services``): the lists show
 roots, a root's page and record read the matches of all its records (``seated_person``), and the
 leaderboard and the partners count a merged person once, as their root.
 """

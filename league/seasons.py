@@ -24,7 +24,7 @@ from typing import Any
 from django.db.models import Case, Q, QuerySet, When
 from django.db.models.functions import Coalesce, TruncDate
 
-from players import clubs
+from players import club_services as clubs
 from players.models import Player
 from scoring.models import Match
 from tournaments.models import Entry, StandingsSnapshot, Tournament

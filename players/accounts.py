@@ -2,7 +2,7 @@
 forgotten password is reset through a link sent by e-mail (Django's own views, our templates under
 ``templates/registration/``, mail through Django's e-mail settings: config/settings/base.py).
 
-Both are rate-limited like the login (config/ratelimits.py): a sign-up per client address, a reset
+Both are rate-limited like the login (web/ratelimits.py): a sign-up per client address, a reset
 request per address and per e-mail address asked for. The reset's request page answers the same
 whether an account has the address or not; the sign-up cannot hide that an address or a username is
 taken (it refuses them), so it says no more than that and is limited per address.
@@ -30,7 +30,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from config.ratelimits import reset_limited, signup_limited
+from web.ratelimits import reset_limited, signup_limited
 
 
 class SignupForm(UserCreationForm):

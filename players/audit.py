@@ -1,5 +1,5 @@
 """The history of the decisions about people's records (``RecordEvent``): who decided what, when.
-Written by the services that decide (``players.identity``, ``players.clubs``) in their own
+Written by the services that decide (``players.identity_services``, ``players.club_services``) in their own
 transaction, so that a decision and its line are kept together or not at all."""
 
 from __future__ import annotations

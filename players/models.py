@@ -115,7 +115,7 @@ class Club(models.Model):
 class Membership(models.Model):
     """A player in a club, since a day (and until one, once they leave). A claimed record's
     membership is first an invitation its account accepts (or declines): until then it is no
-    membership at all (``players.clubs``)."""
+    membership at all (``players.club_services``)."""
 
     class Status(models.TextChoices):
         ACTIVE = "active", "Member"

@@ -28,7 +28,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 
-from config.sync import SyncPagination, UpdatedSinceFilter
+from api.sync import SyncPagination, UpdatedSinceFilter
 from players.models import Player, Team
 
 from . import api_schema, engine, selectors, services
@@ -391,7 +391,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     """Matches with their deals and score sheets. Writes need a scorekeeper's token."""
 
     permission_classes = [KeeperOrReadOnly]
-    # The writes a "score" token may make (config/permissions.py); the match's keepers still decide.
+    # The writes a "score" token may make (api/permissions.py); the match's keepers still decide.
     scorekeeping_actions = frozenset({"create", "import_file", "deals", "deal", "finish", "deal_check"})
     filterset_class = MatchFilter
     pagination_class = SyncPagination  # updated_since: pages continue after their last match

@@ -151,7 +151,7 @@ ENGINE_MESSAGES = (
     gettext_noop("this key was already used for another deal: a new deal needs a new key"),
     gettext_noop("a match file to import has at most %(most)s deals; this one has %(count)s"),
     gettext_noop("the tournament finished without this match: it counts for nobody and takes no more deals"),
-    # scoring/presets.py
+    # scoring/presets/
     gettext_noop("no preset is named %(name)s"),
     gettext_noop("must be the preset's name (at most %(most)s characters)"),
     gettext_noop("the preset %(name)s is for %(game)s: choose that game, or another preset"),

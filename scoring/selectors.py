@@ -76,7 +76,7 @@ def seated(player: Any, *, team: int | None = None) -> Q:
 def seated_person(person: Any, *, team: int | None = None) -> Q:
     """Matches in which a person sat under any of their records: ``person`` is a root record (a
     Player, an id or an ``OuterRef``), the records merged into it are theirs too (``Player.merged_into``
-    always names a root: see ``players.identity``). No match is rewritten by a merge."""
+    always names a root: see ``players.identity_services``). No match is rewritten by a merge."""
     query = Q()
     for seat in _seats(team):
         query |= Q(**{seat: person}) | Q(**{f"{seat}__merged_into": person})

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import preset_views, views
+from . import views
+from .presets import views as preset_views
 
 app_name = "scoring"
 

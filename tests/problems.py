@@ -1,4 +1,4 @@
-"""Reading the API's refusals in tests: RFC 9457 problem details (config/api_errors.py)."""
+"""Reading the API's refusals in tests: RFC 9457 problem details (api/errors.py)."""
 
 from __future__ import annotations
 

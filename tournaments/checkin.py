@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from config.ratelimits import failed_lookups_limited
+from web.ratelimits import failed_lookups_limited
 
 from . import services
 from .models import Entry, Tournament

@@ -33,7 +33,7 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from config.ratelimits import client_ip, failed_lookups_limited
+from web.ratelimits import client_ip, failed_lookups_limited
 
 from . import clock, live, presence, selectors, services
 from .models import Adjustment, DirectorCall, Round, Table, Tournament

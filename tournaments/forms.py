@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from players import clubs
+from players import club_services as clubs
 from players.models import Club
 from scoring import engine, presets
 from scoring.messages import GAME_NAMES, game_name

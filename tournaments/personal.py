@@ -39,9 +39,9 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from config.ratelimits import failed_lookups_limited
 from players.models import Player
 from scoring import messages as catalogue
+from web.ratelimits import failed_lookups_limited
 
 from . import clock, live, presence, selectors
 from . import messages as words

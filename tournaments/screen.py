@@ -41,8 +41,8 @@ from django.utils.translation import gettext, pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from config.ratelimits import client_ip
 from scoring import messages as catalogue
+from web.ratelimits import client_ip
 
 from . import live, presence, selectors
 from . import messages as words

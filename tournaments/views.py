@@ -16,9 +16,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
 
-from config.ratelimits import failed_lookups_limited
 from scoring.models import Match
 from scoring.permissions import can_see, table_of
+from web.ratelimits import failed_lookups_limited
 
 from . import clock, embed, selectors, services
 from .forms import EmbedForm, SwapForm, TournamentForm, entry_form

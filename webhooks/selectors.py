@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from players import clubs
+from players import club_services as clubs
 from players.models import Club
 from tournaments.models import Tournament
 from tournaments.selectors import can_manage

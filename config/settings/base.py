@@ -48,8 +48,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    # CORS for the API's public reads only (config/cors.py), before anything that may answer early.
-    "config.cors.PublicReadsCorsMiddleware",
+    # CORS for the API's public reads only (api/cors.py), before anything that may answer early.
+    "api.cors.PublicReadsCorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language follows the browser (Accept-Language) until the switcher on every page sets one.
@@ -107,11 +107,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The standings pages are served from here, and a burst of deals queues one recomputation
 # through a flag here: web and worker must share it (CACHE_URL=redis://127.0.0.1:6379/1).
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
-# A Redis cache fails open (config/cache.py): unreachable, it is a miss and a warning in the log,
+# A Redis cache fails open (web/cache.py): unreachable, it is a miss and a warning in the log,
 # after 0.25 s at most, never an error page.
 _REDIS_CACHE = CACHES["default"]["BACKEND"].endswith("RedisCache")
 if _REDIS_CACHE:
-    CACHES["default"]["BACKEND"] = "config.cache.FailOpenRedisCache"
+    CACHES["default"]["BACKEND"] = "web.cache.FailOpenRedisCache"
 
 # The big screen's push (tournaments/live.py): Redis pub/sub, on the cache's Redis unless set.
 # Empty (a laptop): each open screen's stream checks the database every 2 s instead.
@@ -120,7 +120,7 @@ LIVE_REDIS_URL = env("LIVE_REDIS_URL", default=CACHES["default"]["LOCATION"] if 
 TSOXA_STREAMS_PER_ADDRESS = env.int("TSOXA_STREAMS_PER_ADDRESS", default=20)
 
 # Login, API tokens and scorekeeper links are rate-limited (django-ratelimit) through that cache.
-RATELIMIT_VIEW = "config.views.ratelimited"
+RATELIMIT_VIEW = "web.views.ratelimited"
 RATELIMIT_ENABLE = env.bool("RATELIMIT_ENABLE", default=True)
 # A count the cache cannot give (its Redis down) lets the request through rather than refuse it.
 RATELIMIT_FAIL_OPEN = True
@@ -128,7 +128,7 @@ RATELIMIT_FAIL_OPEN = True
 # docs/deploy/index.md: 1) the address the outermost one saw, from X-Forwarded-For. Leave it at 0 unless
 # every request goes through those proxies: otherwise a client could name its own address.
 TSOXA_TRUSTED_PROXIES = env.int("TSOXA_TRUSTED_PROXIES", default=0)
-RATELIMIT_IP_META_KEY = "config.ratelimits.client_ip"
+RATELIMIT_IP_META_KEY = "web.ratelimits.client_ip"
 # With no shared cache (a laptop) the limits are per process, which django-ratelimit warns about.
 _PER_PROCESS_CACHE = "locmem" in CACHES["default"]["BACKEND"]
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if _PER_PROCESS_CACHE else []
@@ -159,7 +159,7 @@ USE_I18N = True
 USE_TZ = True
 
 # The documentation site (docs/, mkdocs.yml), as MkDocs builds it (./run, the Dockerfile): served at
-# /docs/ by config/docs_site.py.
+# /docs/ by web/docs_site.py.
 TSOXA_DOCS_DIR = Path(env("TSOXA_DOCS_DIR", default=str(BASE_DIR / "build" / "docs-site")))
 
 STATIC_URL = "static/"
@@ -220,7 +220,7 @@ TSOXA_VAPID_SUBJECT = env("TSOXA_VAPID_SUBJECT", default="")
 # The most addresses one entry's players may give for the same words by e-mail.
 TSOXA_EMAIL_FOLLOWS_PER_ENTRY = env.int("TSOXA_EMAIL_FOLLOWS_PER_ENTRY", default=4)
 
-# The API's request rates (config/throttles.py), per scoped token at its scope's rate, per account
+# The API's request rates (api/throttles.py), per scoped token at its scope's rate, per account
 # (its DRF token or session) and per client address without credentials; counted in the cache.
 TSOXA_API_RATE_ANON = env("TSOXA_API_RATE_ANON", default="120/min")
 TSOXA_API_RATE_READ = env("TSOXA_API_RATE_READ", default="600/min")
@@ -228,13 +228,13 @@ TSOXA_API_RATE_SCORE = env("TSOXA_API_RATE_SCORE", default="300/min")
 TSOXA_API_RATE_USER = env("TSOXA_API_RATE_USER", default="600/min")
 
 REST_FRAMEWORK = {
-    # The account's token, a scoped token (Bearer tsx_…: config/authentication.py), the session.
+    # The account's token, a scoped token (Bearer tsx_…: api/authentication.py), the session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
-        "config.authentication.ScopedTokenAuthentication",
+        "api.authentication.ScopedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_THROTTLE_CLASSES": ["config.throttles.ApiRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.ApiRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": TSOXA_API_RATE_ANON,
         "read": TSOXA_API_RATE_READ,
@@ -242,26 +242,26 @@ REST_FRAMEWORK = {
         "user": TSOXA_API_RATE_USER,
     },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "config.pagination.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     # Bad or absurdly nested JSON is a 400 on every endpoint, never a server error.
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.SafeJSONParser",
+        "api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "PAGE_SIZE": 50,
     # Every refusal is an RFC 9457 problem (application/problem+json): drf-standardized-errors'
-    # handler, with the formatter and handler of config/api_errors.py (DRF_STANDARDIZED_ERRORS).
+    # handler, with the formatter and handler of api/errors.py (DRF_STANDARDIZED_ERRORS).
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "config.schema.TsoxaAutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.TsoxaAutoSchema",
     "DEFAULT_VERSIONING_CLASS": None,
 }
 DRF_STANDARDIZED_ERRORS = {
-    "EXCEPTION_HANDLER_CLASS": "config.api_errors.ProblemHandler",
-    "EXCEPTION_FORMATTER_CLASS": "config.api_errors.ProblemFormatter",
+    "EXCEPTION_HANDLER_CLASS": "api.errors.ProblemHandler",
+    "EXCEPTION_FORMATTER_CLASS": "api.errors.ProblemFormatter",
 }
-# CORS (django-cors-headers; which requests, in one place: config/cors.py): a club's website may call
+# CORS (django-cors-headers; which requests, in one place: api/cors.py): a club's website may call
 # the API's public reads from the browser, from any origin, without credentials; writes, the token
 # endpoints, tokens, sync, webhooks and whatever needs an account never answer another origin.
 CORS_URLS_REGEX = r"^/api/v1/"
@@ -277,15 +277,15 @@ CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tsoxa API",
     # The docs' front page: the quick start (read, show on a website, embed, webhooks, tokens). The
-    # operations' groups (tags), summaries and the credentials' texts: config/schema.py.
-    "DESCRIPTION": (BASE_DIR / "config" / "api_description.md").read_text(encoding="utf-8"),
+    # operations' groups (tags), summaries and the credentials' texts: api/schema.py.
+    "DESCRIPTION": (BASE_DIR / "api" / "description.md").read_text(encoding="utf-8"),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # No badge fetched from validator.swagger.io: the docs pages load nothing from elsewhere.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
-    # ReDoc's bundle comes from the sidecar too, served by config/api_docs.py without the one image it
+    # ReDoc's bundle comes from the sidecar too, served by api/docs.py without the one image it
     # would fetch from Redocly's CDN; its page (templates/api/redoc.html) links no web fonts.
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
@@ -294,7 +294,7 @@ SPECTACULAR_SETTINGS = {
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.schema.group_and_summarize",
+        "api.schema.group_and_summarize",
     ],
     "ENUM_NAME_OVERRIDES": {
         "RulesetEnum": "scoring.models.RULESET_KEYS",
@@ -314,7 +314,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Content-Security-Policy on every response (Django's middleware; a view may send its own, as the
-# SVG chart does, or get another policy with csp_override, as the API docs do: config/api_urls.py;
+# SVG chart does, or get another policy with csp_override, as the API docs do: api/urls.py;
 # a tournament's embeds set theirs per response: frame-ancestors 'self' and the organizer's
 # origins, tournaments/embed.py).
 # Scripts come from our own files; the one inline script of base.html carries the request's nonce.
@@ -322,7 +322,7 @@ SPECTACULAR_SETTINGS = {
 # uses, and base.html turns its eval off. Styles may be inline ('unsafe-inline'): a few templates
 # and the charts use style attributes, htmx adds its indicator style, and a style cannot run
 # code; a nonce in style-src would make browsers ignore 'unsafe-inline', so styles get none.
-# The service worker (/sw.js) and the web-app manifest come from our origin (config/pwa.py).
+# The service worker (/sw.js) and the web-app manifest come from our origin (web/pwa.py).
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF, CSP.NONCE],

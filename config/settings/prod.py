@@ -15,5 +15,5 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 # Production needs a shared cache (CACHE_URL=redis://…) for the rate limits: with none, the check
 # django_ratelimit.E003 fails. W001 is silenced because django-ratelimit 4.1 predates Django's own
-# RedisCache (and our fail-open subclass, config/cache.py), whose increments are atomic as it needs.
+# RedisCache (and our fail-open subclass, web/cache.py), whose increments are atomic as it needs.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]

@@ -26,7 +26,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 
-from config.sync import AFTER_ID_HELP, ID_MOST, IdFilter, SyncPagination, refuse_empty, utc
+from api.sync import AFTER_ID_HELP, ID_MOST, IdFilter, SyncPagination, refuse_empty, utc
 from players.models import Player
 from scoring.models import Removal
 from scoring.selectors import visible_matches, visible_players

@@ -12,8 +12,8 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from league import clubs as selectors
-from players import clubs
+from league import club_selectors as selectors
+from players import club_services as clubs
 from players.models import Club
 from players.services import player_create
 from scoring.permissions import can_write

@@ -9,7 +9,7 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
-from players.identity import MESSAGE_MOST
+from players.identity_services import MESSAGE_MOST
 from players.models import PlayerClaim, PlayerMerge
 
 ID_MOST = 2**31 - 1  # a larger id is no record's (and would overflow the database's integer)

@@ -12,7 +12,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from config.sync import SyncPagination, UpdatedSinceFilter
+from api.sync import SyncPagination, UpdatedSinceFilter
 from league import confirmations, counting, ratings
 from league.api import identity as bodies
 from league.api.confirmations import (
@@ -22,9 +22,9 @@ from league.api.confirmations import (
     PlayerMatchSerializer,
 )
 from league.api.ratings import RatingHistorySerializer
-from league.identity import merge_problem, person_merges, seen_records
+from league.identity_selectors import merge_problem, person_merges, seen_records
 from league.permissions import may_claim, may_merge, may_split
-from players import identity
+from players import identity_services as identity
 from players.errors import PlayerError
 from players.models import Player, PlayerMerge
 from scoring import selectors

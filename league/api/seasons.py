@@ -240,7 +240,7 @@ class SeasonViewSet(viewsets.ModelViewSet):
         data = SeasonWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        # A SeasonError is answered 400 with its words and field (config/api_errors.py).
+        # A SeasonError is answered 400 with its words and field (api/errors.py).
         club = None
         if values.get("club"):
             club = Club.objects.filter(slug=values["club"]).first()

@@ -1,7 +1,7 @@
 """The account's scoped API tokens, through the API: list, make (the key answered once), revoke.
 
 Managed by a signed-in session, the account's own DRF token or a ``full`` scoped token
-(``config.permissions.ManagesTokens``); each account sees and revokes only its own tokens.
+(``api.permissions.ManagesTokens``); each account sees and revokes only its own tokens.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_v
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from config.permissions import ManagesTokens
+from api.permissions import ManagesTokens
 from players import tokens
 from players.models import ApiToken
 

@@ -17,9 +17,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league import clubs as selectors
+from league import club_selectors as selectors
 from league.seasons import season_table
-from players import clubs
+from players import club_services as clubs
 from players.errors import PlayerError
 from players.models import Club
 from players.services import player_create

@@ -3,7 +3,7 @@ site's staff, a club or an event with a say: ``league.permissions``) decides the
 records of one person and splits a wrong merge; the staff take a claim's decision back; a claimed
 player's account answers a club's invitation.
 
-The services are ``players.identity``; who may do what, ``league.permissions``. A record this account
+The services are ``players.identity_services``; who may do what, ``league.permissions``. A record this account
 may not see is a 404 (as on the player page); one it sees but may not decide for, a 403. After a
 merge or a split the ratings are computed again (``league.ratings.ratings_request``).
 """
@@ -22,9 +22,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from league import identity as selectors
+from league import identity_selectors as selectors
 from league import permissions, ratings, records
-from players import clubs, identity
+from players import club_services as clubs
+from players import identity_services as identity
 from players.errors import PlayerError
 from players.models import Player, PlayerClaim, PlayerMerge
 from scoring.selectors import visible_players

@@ -19,12 +19,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from config import spreadsheet
+from api import spreadsheet
 from league import seasons as selectors
 from league import services
 from league.models import DEFAULT_SCALE, Season
 from league.seasons import SeasonTable
-from players import clubs
+from players import club_services as clubs
 from players.models import Club
 from tournaments.models import Tournament
 
@@ -146,7 +146,7 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def table_csv(table: SeasonTable) -> str:
     """The table as CSV: a column per event, its points in brackets where dropped, blank where not
-    played. Names cannot become formulas (``config.spreadsheet``)."""
+    played. Names cannot become formulas (``api.spreadsheet``)."""
     out = io.StringIO()
     writer = spreadsheet.writer(out)
     writer.writerow(["rank", "player", "total", "played", "wins", *(t.name for t in table.events)])

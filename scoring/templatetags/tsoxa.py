@@ -6,12 +6,12 @@ from django import template
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from config import docs_site
 from scoring import engine, presets
 from scoring import messages as catalogue
 from scoring.engine.rulesets.coinche import CoincheOptions
 from scoring.engine.rulesets.mpourloto import MELD_POINTS
-from scoring.forms import BID_WORDS, COINCHE_MULTIPLIERS, PADS, SUIT_LABELS
+from scoring.forms.pad import BID_WORDS, COINCHE_MULTIPLIERS, PADS, SUIT_LABELS
+from web import docs_site
 
 register = template.Library()
 
@@ -241,5 +241,5 @@ def preset_slug(name: str) -> str:
 def guide_url(name: str) -> str:
     """The address of a page of the guides served at /docs/ (``"scorekeeper"``, ``"games/coinche"``,
     ``"developers/webhooks#checking-the-signature"``), in the page's language where the guides have
-    that page translated, else in English (config/docs_site.py)."""
+    that page translated, else in English (web/docs_site.py)."""
     return docs_site.page_url(name)

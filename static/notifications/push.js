@@ -53,7 +53,7 @@
     let reason = "";
     if (type.startsWith("application/json")) {
       reason = ((await response.json().catch(function () { return {}; })) || {}).error;
-    } else if (type.startsWith("text/plain")) {  // the rate limit's words (config/views.py)
+    } else if (type.startsWith("text/plain")) {  // the rate limit's words (web/views.py)
       reason = (await response.text().catch(function () { return ""; })).trim().slice(0, 300);
     }
     throw new Refusal(typeof reason === "string" && reason ? reason :

@@ -19,7 +19,7 @@
   const answers = new Map();
   function replay(matchFile, deals) {
     if (!worker) {
-      worker = new Worker("/engine-worker.js", {type: "module"});  // config/pwa.py
+      worker = new Worker("/engine-worker.js", {type: "module"});  // web/pwa.py
       worker.onmessage = (e) => {
         const answer = answers.get(e.data.id);
         answers.delete(e.data.id);

@@ -1,11 +1,11 @@
 // engine-loader.js's worker: Pyodide (static/pyodide/) and scoring/engine/'s Python files
 // (/engine.zip) run here, off the page's thread, so that the pad never waits for them. Asked
 // {id, matchFile, deals} (JSON texts), it answers {id, result} (JSON text) or {id, error}.
-// Served as /engine-worker.js by config/pwa.py, which writes the line above this one (TSOXA_STATIC:
+// Served as /engine-worker.js by web/pwa.py, which writes the line above this one (TSOXA_STATIC:
 // the static files' address) and gives it a policy that lets WebAssembly compile.
 /* global TSOXA_STATIC */
 const STATIC = new URL(TSOXA_STATIC, self.location.href).href;
-const ENGINE_ZIP = "/engine.zip";  // config/pwa.py's engine_zip
+const ENGINE_ZIP = "/engine.zip";  // web/pwa.py's engine_zip
 
 // The match file plus the waiting deals, replayed by the engine: FORMAT.md's sheet, or its refusal.
 const PYTHON = `

@@ -1,4 +1,4 @@
-// Tsoxa's service worker. Served from the site's root (/sw.js) by config/pwa.py, which writes the
+// Tsoxa's service worker. Served from the site's root (/sw.js) by web/pwa.py, which writes the
 // line above this one: TSOXA = {version, static, precache, catalog, offline}.
 //
 // - The styles, scripts and icons are kept when the worker installs and served from here.

@@ -12,8 +12,8 @@ import time
 import pytest
 from django.urls import resolve
 
-from config import schema as docs
-from config.api_docs import REDOCLY_LOGO
+from api import schema as docs
+from api.docs import REDOCLY_LOGO
 from webhooks import signing
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from league import records
-from players import identity
+from players import identity_services as identity
 from players.models import Player
 from tests.factories import made
 

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from league.models import Season
-from players import clubs
+from players import club_services as clubs
 from players.models import Club, Membership, Player
 from tests.problems import fields, messages, problem
 from tournaments import services

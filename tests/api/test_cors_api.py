@@ -1,6 +1,6 @@
 """CORS: a club's website reads the API's public reads from the browser, and nothing else.
 
-The rule is config/cors.py's: a GET, HEAD or OPTIONS of a public read route under /api/v1/ answers
+The rule is api/cors.py's: a GET, HEAD or OPTIONS of a public read route under /api/v1/ answers
 any origin (``Access-Control-Allow-Origin: *``), never with ``Access-Control-Allow-Credentials``;
 writes, their preflights, requests with a token, the token endpoints, tokens, sync, webhooks and
 the organizer's reads get no CORS header at all, so the browser shows another site's page nothing.
@@ -12,7 +12,7 @@ import json
 import pytest
 from django.urls import resolve
 
-from config.cors import PUBLIC_READS
+from api.cors import PUBLIC_READS
 from league.services import season_create
 from players.models import Club, Player
 from webhooks.models import Subscription

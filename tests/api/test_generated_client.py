@@ -55,7 +55,7 @@ def part(name):
 
 def test_a_clubs_script_scores_a_match_and_reads_the_standings(generated, live_server, organizer):
     models = part("models")
-    # A module per group of the docs (config/schema.py's TAGS), a function per operation id.
+    # A module per group of the docs (api/schema.py's TAGS), a function per operation id.
     token_create = part("api.tokens_and_sync.v1_token_create")
     scoring, results = "api.entering_results.v1_matches_", "api.tournaments_and_results.v1_matches_"
     match_create, deals_create = part(f"{scoring}create"), part(f"{scoring}deals_create")

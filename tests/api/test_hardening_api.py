@@ -3,7 +3,7 @@ and saves nothing."""
 
 import pytest
 
-from config.parsers import MAX_DEPTH
+from api.parsers import MAX_DEPTH
 from scoring.models import Deal, Match
 from tests.problems import kind, problem
 from tournaments.models import Tournament

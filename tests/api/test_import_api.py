@@ -8,7 +8,7 @@ from django.test import RequestFactory
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 
-from config.parsers import SafeJSONParser
+from api.parsers import SafeJSONParser
 from players.models import Player, Team
 from scoring.models import Deal, Match
 from tests.factories import made

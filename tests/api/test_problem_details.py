@@ -1,4 +1,4 @@
-"""Every refusal of the API is an RFC 9457 problem (application/problem+json, config/api_errors.py),
+"""Every refusal of the API is an RFC 9457 problem (application/problem+json, api/errors.py),
 and the body it answers is the one the schema documents for that operation and status: real bodies
 are checked with jsonschema against the component the schema names."""
 
@@ -241,7 +241,7 @@ def test_every_operation_documents_its_refusals_as_problems(schema):
 
 
 def test_an_error_outside_drf_under_the_api_is_a_500_problem_too(rf):
-    from config.views import server_error
+    from web.views import server_error
 
     response = server_error(rf.get("/api/schema/"))
     assert (response.status_code, response["Content-Type"]) == (500, PROBLEM_MEDIA_TYPE)
@@ -252,7 +252,7 @@ def test_an_error_outside_drf_under_the_api_is_a_500_problem_too(rf):
 def test_each_problem_type_leads_to_the_page_that_explains_it(anon, settings):
     """A problem's ``type`` is absolute (RFC 9457) and, followed, is the problem types' page, where an
     entry with the kind as its id says what it means."""
-    from config.api_errors import PROBLEM_TYPES
+    from api.errors import PROBLEM_TYPES
 
     settings.TSOXA_SITE_URL = "https://tsoxa.example.org/"
     body = problem(anon.get("/api/v1/no-such-thing/"), 404)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.authtoken.models import Token
 
-from players import identity
+from players import identity_services as identity
 from players.models import Club, Membership, Player, PlayerMerge
 from scoring import services as scoring
 from tests.factories import made

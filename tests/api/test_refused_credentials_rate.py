@@ -1,12 +1,12 @@
 """A request whose credentials are refused (401) counts at its address's anonymous rate, though DRF
-refuses it before asking the throttle: guessing tokens is held to that rate (config/throttles.py,
-config/api_errors.py)."""
+refuses it before asking the throttle: guessing tokens is held to that rate (api/throttles.py,
+api/errors.py)."""
 
 import pytest
 from rest_framework.request import Request
 from rest_framework.test import APIClient, APIRequestFactory
 
-from config.throttles import ApiRateThrottle, refused_credentials_counted
+from api.throttles import ApiRateThrottle, refused_credentials_counted
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from rest_framework.test import APIClient
 
 from league import ratings
-from players import identity
+from players import identity_services as identity
 from players.models import Player, Team
 from scoring import services as scoring
 from scoring.models import Match, Removal

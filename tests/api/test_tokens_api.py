@@ -15,7 +15,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from config.throttles import ApiRateThrottle
+from api.throttles import ApiRateThrottle
 from players import tokens
 from players.models import ApiToken
 from scoring.models import Match

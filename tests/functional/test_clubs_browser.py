@@ -8,7 +8,7 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import Browser, expect
 
-from players import clubs
+from players import club_services as clubs
 from players.models import Player
 from scoring import services
 

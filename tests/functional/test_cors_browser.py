@@ -2,7 +2,7 @@
 
 The club's website is a tiny server of its own (``http://127.0.0.1:<port>``, a thread of the test)
 whose page runs ``fetch()`` against the tests' live server (``http://localhost:<other port>``):
-another origin, another site. Chromium shows the page the public standings (config/cors.py answers
+another origin, another site. Chromium shows the page the public standings (api/cors.py answers
 them to any origin) and refuses it the rest: recording a deal, even with a token written into the
 page, a read sending a token, a read asking for the visitor's cookies.
 """

@@ -19,7 +19,7 @@ from django.utils import timezone
 from league import confirmations, counting, ratings, records, seasons
 from league.models import MatchConfirmation
 from league.services import season_create
-from players import identity
+from players import identity_services as identity
 from players.errors import PlayerError
 from players.models import Player
 from scoring import services

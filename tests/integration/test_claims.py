@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from league import permissions
-from players import identity
+from players import identity_services as identity
 from players.errors import PlayerError
 from players.models import Club, Player, PlayerClaim
 from scoring import services as scoring

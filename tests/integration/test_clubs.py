@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.models import Season
-from players import clubs
+from players import club_services as clubs
 from players.errors import PlayerError
 from players.models import Club, Membership, Player
 from tournaments import services as tournaments

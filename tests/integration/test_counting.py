@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from league import records
-from players import identity
+from players import identity_services as identity
 from players.models import Player
 from scoring import selectors, services
 from scoring.models import Match

@@ -204,7 +204,7 @@ def test_the_image_holds_every_app_and_the_catalogues():
     }
     ours = {app for app in settings.INSTALLED_APPS if (ROOT / app).is_dir()}
     assert ours and ours <= copied
-    assert {"config", "templates", "static", "locale"} <= copied
+    assert {"config", "api", "web", "templates", "static", "locale"} <= copied
 
 
 def test_the_load_benchmarks_application_starts():

@@ -1,4 +1,4 @@
-"""The guides (docs/, mkdocs.yml) as the app serves them at /docs/ (config/docs_site.py): the index
+"""The guides (docs/, mkdocs.yml) as the app serves them at /docs/ (web/docs_site.py): the index
 and a guide answer, a directory without its slash is redirected, a missing page is the site's 404,
 nothing outside the site is reachable, each page runs under a policy that allows exactly its own
 inline scripts (a 304 too), it all works under the production settings, and the in-app help links
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from config import docs_site
+from web import docs_site
 
 ROOT = Path(__file__).resolve().parents[2]
 INLINE = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)

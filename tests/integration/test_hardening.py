@@ -14,13 +14,13 @@ from django.core.cache import cache
 from django.test import RequestFactory, override_settings
 from django.urls import reverse
 
-from config.ratelimits import client_ip
-from config.spreadsheet import safe_cell, writer
+from api.spreadsheet import safe_cell, writer
 from scoring import services as scoring
 from tests.factories import TEAMS
 from tests.problems import kind, problem
 from tournaments import services
 from tournaments.models import Table
+from web.ratelimits import client_ip
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGIN, ADMIN_LOGIN, TOKEN = "/accounts/login/", "/admin/login/", "/api/v1/token/"

@@ -18,7 +18,7 @@ import pytest
 from django.urls import reverse
 
 from league import permissions, records
-from players import identity
+from players import identity_services as identity
 from players.errors import PlayerError
 from players.models import Club, Player, PlayerMerge
 from scoring import selectors, services

@@ -1,5 +1,5 @@
 """The installable app as the browser asks for it: the manifest, the service worker and the offline
-page, with their content types and headers, and a policy that lets the worker run (config/pwa.py)."""
+page, with their content types and headers, and a policy that lets the worker run (web/pwa.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The engine the tablet runs without a connection (config/pwa.py, static/scoring/engine-loader.js):
+"""The engine the tablet runs without a connection (web/pwa.py, static/scoring/engine-loader.js):
 scoring/engine/'s own files, served as they are; Pyodide's core files from ./run's install; the
 service worker keeps them only for a sheet with a pad, not when it installs."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from django.conf import settings
 from django.urls import reverse
 
-from config import pwa
+from web import pwa
 
 ENGINE = Path(settings.BASE_DIR) / "scoring" / "engine"
 PYODIDE = Path(settings.BASE_DIR) / "static" / "pyodide"

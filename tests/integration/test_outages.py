@@ -1,7 +1,7 @@
 """Outages degrade, they don't break: with the cache's Redis unreachable every page and API path
-answers, the limits and cached pages fail open with a warning in the log (config/cache.py), and a
+answers, the limits and cached pages fail open with a warning in the log (web/cache.py), and a
 deal is stored and its standings recomputed; ``/health/`` tells the database, the cache and the
-broker apart (config/health.py)."""
+broker apart (web/health.py)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-import config.cache
-import config.health
-from config.cache import FailOpenRedisCache
+import web.cache
+import web.health
 from scoring.models import Deal
 from tournaments import services
 from tournaments.models import StandingsSnapshot, Tournament
+from web.cache import FailOpenRedisCache
 
 pytestmark = pytest.mark.django_db
 
@@ -44,11 +44,11 @@ needs_redis = pytest.mark.skipif(not redis_up(), reason="needs Redis on 127.0.0.
 @pytest.fixture
 def cache_down(settings):
     """The cache (and the big screens' pub/sub, on the same Redis by default) unreachable."""
-    config.cache.reset()
-    settings.CACHES = {"default": {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": DEAD}}
+    web.cache.reset()
+    settings.CACHES = {"default": {"BACKEND": "web.cache.FailOpenRedisCache", "LOCATION": DEAD}}
     settings.LIVE_REDIS_URL = DEAD
     yield
-    config.cache.reset()
+    web.cache.reset()
 
 
 @pytest.fixture
@@ -76,15 +76,15 @@ def table_match(t: Tournament, number: int):
 
 def cache_warnings(caplog) -> list[str]:
     records = caplog.records
-    return [r.getMessage() for r in records if r.name == "config.cache" and r.levelno == logging.WARNING]
+    return [r.getMessage() for r in records if r.name == "web.cache" and r.levelno == logging.WARNING]
 
 
 # With the cache down --------------------------------------------------------------------------
 
 
 def test_every_page_answers_with_the_cache_down(cache_down, client, night, caplog):
-    config.cache.reset()  # the fixtures' own failures forgotten: this test's warning is counted
-    caplog.set_level(logging.WARNING, logger="config.cache")
+    web.cache.reset()  # the fixtures' own failures forgotten: this test's warning is counted
+    caplog.set_level(logging.WARNING, logger="web.cache")
     match = table_match(night, 1)
     pages = [
         reverse("scoring:home"),
@@ -117,7 +117,7 @@ def test_an_api_deal_is_stored_and_the_standings_follow(
 ):
     """The throttle, the standings' queue flag and the screens' push all fail open: the deal is
     stored, and the standings are recomputed (queued without coalescing)."""
-    config.cache.reset()
+    web.cache.reset()
     caplog.set_level(logging.WARNING)
     match = table_match(night, 1)
     before = StandingsSnapshot.objects.get(tournament=night).version
@@ -158,7 +158,7 @@ def dead_cache() -> FailOpenRedisCache:
 
 
 def test_an_unreachable_cache_answers_as_a_miss():
-    config.cache.reset()
+    web.cache.reset()
     cache = dead_cache()
     assert cache.get("k") is None and cache.get("k", 7) == 7
     assert cache.add("k", 1) is True  # as for a key nobody holds: the work it guards goes ahead
@@ -171,20 +171,20 @@ def test_an_unreachable_cache_answers_as_a_miss():
 
 
 def test_one_warning_a_minute_however_many_failures(caplog, monkeypatch):
-    config.cache.reset()
-    monkeypatch.setattr(config.cache, "RETRY_SECONDS", 0)  # Redis asked, and failing, every time
-    caplog.set_level(logging.WARNING, logger="config.cache")
+    web.cache.reset()
+    monkeypatch.setattr(web.cache, "RETRY_SECONDS", 0)  # Redis asked, and failing, every time
+    caplog.set_level(logging.WARNING, logger="web.cache")
     cache = dead_cache()
     for _ in range(20):
         cache.get("k")
     assert len(cache_warnings(caplog)) == 1
-    config.cache.reset()
+    web.cache.reset()
 
 
 def test_a_redis_that_does_not_answer_costs_a_quarter_second_then_nothing():
     """Connected but silent (a hung Redis): the read times out, and Redis is not asked again for a
     few seconds, so the next operations are misses at once."""
-    config.cache.reset()
+    web.cache.reset()
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(8)  # the kernel accepts connections; nobody ever answers
@@ -199,12 +199,12 @@ def test_a_redis_that_does_not_answer_costs_a_quarter_second_then_nothing():
         assert time.monotonic() - started < 0.1
     finally:
         silent.close()
-        config.cache.reset()
+        web.cache.reset()
 
 
 @needs_redis
 def test_a_reachable_redis_is_used_as_usual():
-    config.cache.reset()
+    web.cache.reset()
     cache = FailOpenRedisCache(LIVE_REDIS, {"KEY_PREFIX": f"h3-{uuid.uuid4()}"})
     assert cache.add("k", 0, 10) is True and cache.add("k", 0, 10) is False
     assert cache.incr("k") == 1 and cache.get("k") == 1
@@ -230,7 +230,7 @@ def test_a_redis_cache_url_gets_the_fail_open_backend():
         text=True,
         timeout=120,
     )
-    assert done.stdout.split() == ["config.cache.FailOpenRedisCache", DEAD], done.stderr
+    assert done.stdout.split() == ["web.cache.FailOpenRedisCache", DEAD], done.stderr
 
 
 # /health/ ----------------------------------------------------------------------------------------
@@ -275,8 +275,8 @@ def test_health_with_the_broker_down_is_degraded_but_200(client, settings):
 
 @needs_redis
 def test_health_with_a_real_cache_and_broker_up(client, settings):
-    config.cache.reset()
-    settings.CACHES = {"default": {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": LIVE_REDIS}}
+    web.cache.reset()
+    settings.CACHES = {"default": {"BACKEND": "web.cache.FailOpenRedisCache", "LOCATION": LIVE_REDIS}}
     settings.CELERY_BROKER_URL = LIVE_REDIS
     settings.CELERY_TASK_ALWAYS_EAGER = False
     code, body = health(client)
@@ -293,7 +293,7 @@ def test_health_with_the_database_down_is_503(client, monkeypatch):
         def cursor(self):
             raise OperationalError("connection refused")
 
-    monkeypatch.setattr(config.health, "connection", Unreachable())
+    monkeypatch.setattr(web.health, "connection", Unreachable())
     code, body = health(client)
     assert code == 503 and body["status"] == "down"
     assert body["checks"]["database"] == {

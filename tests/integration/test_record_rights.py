@@ -16,7 +16,8 @@ import pytest
 from django.urls import reverse
 
 from league import permissions
-from players import clubs, identity
+from players import club_services as clubs
+from players import identity_services as identity
 from players.errors import PlayerError
 from players.models import Club, Membership, Player, PlayerClaim, PlayerMerge, RecordEvent
 from scoring import services as scoring

@@ -41,3 +41,21 @@ def test_the_check_sees_a_wrong_way_import(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from league import records\n    import tournaments.models\n")
     assert imported_apps(module) == {("league", 2), ("tournaments", 3)}
+
+
+SHARED = {"web": set(), "api": {"players"}}  # what each shared package's modules may import
+NAMES_THE_APPS = {"api/errors.py", "api/urls.py"}  # the apps' errors; the routes of their viewsets
+
+
+@pytest.mark.parametrize("package", sorted(SHARED))
+def test_the_shared_packages_import_no_app(package):
+    """api/ and web/ serve every app, so they stand below them: web/ imports none, api/ only
+    ``players`` (the tokens), but for the two modules whose job is to name the apps' parts."""
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line} imports {other}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if str(path.relative_to(ROOT)) not in NAMES_THE_APPS
+        for other, line in sorted(imported_apps(path))
+        if other not in SHARED[package]
+    ]
+    assert wrong == []

@@ -12,7 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
-from config.api_errors import REFUSED, Problem
+from api.errors import REFUSED, Problem
 
 from .. import services
 from ..models import Entry

@@ -18,7 +18,7 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.utils.encoders import JSONEncoder
 
-from config import spreadsheet
+from api import spreadsheet
 from scoring import api_schema as scoring_schema
 from scoring import selectors as scoring_selectors
 

@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config import spreadsheet
+from api import spreadsheet
 
 from .. import selectors, standings
 from ..models import Tournament

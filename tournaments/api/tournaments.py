@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy
 from rest_framework import permissions, serializers
 
-from config.sync import UpdatedSinceFilter
+from api.sync import UpdatedSinceFilter
 from players.models import Club
 from scoring import api_schema as scoring_schema
 from scoring.models import RULESET_KEYS

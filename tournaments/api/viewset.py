@@ -12,7 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
-from config.sync import SyncPagination
+from api.sync import SyncPagination
 
 from .. import selectors, services
 from ..models import Tournament

@@ -40,6 +40,11 @@ class _Counts(_Integer, Case):
     """1 for a table whose result counts, else 0."""
 
 
+class _Playoff(_Integer, Case):
+    """A play-off round's number, 0 for a round of the stage: one small integer a row, where the
+    round's kind and number were a string and an integer."""
+
+
 class _Side(_Integer, Func):
     """One side's number of a match's JSON pair (``totals``, ``suffered``), read by the database,
     on the two databases Tsoxa runs on: one path lookup per value, where Django's key transforms
@@ -81,6 +86,7 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
             | Q(round__kind=Round.Kind.PLAYOFF, round__status=Round.Status.FINISHED)
         )
         .annotate(
+            playoff=_Playoff(When(round__kind=Round.Kind.PLAYOFF, then=F("round__number")), default=0),
             counts=_Counts(When(counted, then=1), default=0),
             points0=_Side("totals", 0),
             points1=_Side("totals", 1),
@@ -89,8 +95,7 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
         )
         .order_by()
         .values_list(
-            "round__kind",
-            "round__number",
+            "playoff",
             "entry0_id",
             "entry1_id",
             "partner0_id",
@@ -111,15 +116,15 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
     Result = standings.Result
     stage: list[standings.Result] = []
     playoffs: dict[int, list[standings.Result | None]] = {}
-    for kind, number, a, b, partner_a, partner_b, counts, winner, p0, p1, s0, s1 in rows:
+    for playoff, a, b, partner_a, partner_b, counts, winner, p0, p1, s0, s1 in rows:
         if b is None:
             result = Result(a, None, (0, 0), 0)
         elif counts:  # positional: a few milliseconds less at 1,000 teams
             result = Result(a, b, (p0 or 0, p1 or 0), winner, (s0 or 0, s1 or 0))
         else:
             result = None
-        if kind == Round.Kind.PLAYOFF:
-            playoffs.setdefault(number, []).append(result)
+        if playoff:
+            playoffs.setdefault(playoff, []).append(result)
         elif result is not None:
             stage.append(result)
             if partner_a is not None and b is not None:  # an individual table: the partners' result too

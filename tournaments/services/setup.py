@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from players import clubs
+from players import club_services as clubs
 from scoring import engine, presets
 from scoring.messages import engine_message
 

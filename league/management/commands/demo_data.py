@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from league import ratings
 from league.services import season_create
-from players import clubs
+from players import club_services as clubs
 from players.models import Club, Player
 from players.services import player_create
 from scoring import services

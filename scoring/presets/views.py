@@ -14,10 +14,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import engine, presets
-from .messages import engine_sentence, game_name
-from .permissions import can_write
-from .preset_forms import PresetForm
+from .. import engine, presets
+from ..messages import engine_sentence, game_name
+from ..permissions import can_write
+from .forms import PresetForm
 
 INVALID = 422
 

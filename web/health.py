@@ -2,7 +2,7 @@
 
 Each check answers ``{"status": …, "ms": …}`` and, when it failed, ``"error"``: the exception's
 class only (the page is public; its message could name a host or a port). The site serves
-without its cache (``config/cache.py``: a miss, the rate limits off) and without its broker (a deal
+without its cache (``web/cache.py``: a miss, the rate limits off) and without its broker (a deal
 is stored; the standings catch up later), but not without its database: so the whole is
 ``"down"`` (503) when the database is, ``"degraded"`` (200) when only the cache or the broker is,
 ``"ok"`` (200) otherwise. A broker that is not configured (Celery eager: the tasks run in the web

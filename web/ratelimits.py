@@ -81,7 +81,7 @@ def login_limited(view: Callable) -> Callable:
     """Attempts to log in (POST), counted per address and per username across every way in."""
     per_username = ratelimit(
         group="tsoxa.login.username",
-        key="config.ratelimits.username",
+        key="web.ratelimits.username",
         rate=LOGIN_RATE_PER_USERNAME,
         method="POST",
     )
@@ -97,7 +97,7 @@ def signup_limited(view: Callable) -> Callable:
 def reset_limited(view: Callable) -> Callable:
     """Password reset requests (POST), counted per address and per e-mail address asked for."""
     per_email = ratelimit(
-        group="tsoxa.reset.email", key="config.ratelimits.email", rate=RESET_RATE_PER_EMAIL, method="POST"
+        group="tsoxa.reset.email", key="web.ratelimits.email", rate=RESET_RATE_PER_EMAIL, method="POST"
     )
     per_address = ratelimit(group="tsoxa.reset.address", key="ip", rate=RESET_RATE_PER_ADDRESS, method="POST")
     return per_address(per_email(view))

@@ -8,8 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from . import presets
-from .presets import Preset
+from .. import presets
+from .catalog import Preset
 
 NOT_OPTIONS = ("name", "about", "time_limit", "from")
 

@@ -1,7 +1,7 @@
 """The cache's Redis, failing open: a Redis that is down or slow is a miss, never an error page.
 
-Everything kept in the cache can be done without: the rate limits' counts (``config/throttles.py``,
-``config/ratelimits.py``), the standings pages and their coalescing flag
+Everything kept in the cache can be done without: the rate limits' counts (``api/throttles.py``,
+``web/ratelimits.py``), the standings pages and their coalescing flag
 (``tournaments/selectors.py``, ``tournaments/services/queue.py``), the embeds' rendered pages
 (``tournaments/embed.py``). So when ``CACHE_URL``'s Redis cannot be reached, every operation of
 this backend answers as if the key were not there: ``get`` its default; ``add`` True, as for a

@@ -6,10 +6,8 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.routers import DefaultRouter
 
-from config.api_docs import REDOC_BUNDLE_PATH, redoc, redoc_bundle, swagger
-from config.parsers import SafeJSONParser
-from config.ratelimits import login_limited
-from config.views import problems
+from api.docs import REDOC_BUNDLE_PATH, redoc, redoc_bundle, swagger
+from api.parsers import SafeJSONParser
 from league.api.changes import ChangeViewSet
 from league.api.clubs import ClubViewSet
 from league.api.players import PlayerViewSet
@@ -17,8 +15,10 @@ from league.api.ratings import RatingViewSet
 from league.api.seasons import SeasonViewSet
 from league.api.tokens import TokenViewSet
 from scoring.api import MatchViewSet, TeamViewSet
-from scoring.preset_api import PresetViewSet
+from scoring.presets.api import PresetViewSet
 from tournaments.api import TournamentViewSet
+from web.ratelimits import login_limited
+from web.views import problems
 from webhooks.api import WebhookViewSet
 
 router = DefaultRouter()

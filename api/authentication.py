@@ -2,7 +2,7 @@
 
 The key (made on /account/tokens/ or by ``POST /api/v1/tokens/``, shown once) authenticates as its
 account, with the token as ``request.auth``; then its scope is checked against the request
-(``config.permissions``): a write its scope does not allow is a 403 that names the scope. An unknown
+(``api.permissions``): a write its scope does not allow is a 403 that names the scope. An unknown
 key (a revoked token is deleted), a malformed header or an inactive account is a 401.
 
 The account's DRF token (``Authorization: Token <40 hex>``, from ``POST /api/v1/token/``) and the
@@ -18,7 +18,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
-from config.permissions import scope_refusal
+from api.permissions import scope_refusal
 from players import tokens
 from players.models import ApiToken
 

@@ -14,8 +14,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django.views.i18n import JavaScriptCatalog
 
-from config.api_errors import NOT_FOUND, PROBLEM_TYPES, SERVER_ERROR, THROTTLED, problem_response
-from config.health import report
+from api.errors import NOT_FOUND, PROBLEM_TYPES, SERVER_ERROR, THROTTLED, problem_response
+from web.health import report
 
 
 class ScriptCatalog(JavaScriptCatalog):
@@ -58,7 +58,7 @@ def problems(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_safe
 def health(request: HttpRequest) -> JsonResponse:
-    """The database, the cache and the broker, each checked (config/health.py): 200 while the site
+    """The database, the cache and the broker, each checked (web/health.py): 200 while the site
     serves (``"ok"``, or ``"degraded"`` without its cache or broker), 503 without its database
     (docker compose's health check, a monitor)."""
     body, status = report()
@@ -66,7 +66,7 @@ def health(request: HttpRequest) -> JsonResponse:
 
 
 def ratelimited(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """429, as a problem (config/api_errors.py) for the API like its other refusals, in plain text
+    """429, as a problem (api/errors.py) for the API like its other refusals, in plain text
     elsewhere."""
     message = _("Too many attempts: wait a minute and try again.")
     if request.path.startswith("/api/"):

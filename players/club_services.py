@@ -31,7 +31,7 @@ from django.utils.translation import gettext
 
 from .audit import Action, record_event
 from .errors import PlayerError
-from .identity import root_of
+from .identity_services import root_of
 from .models import Club, Membership, Player
 
 ACTIVE = Membership.Status.ACTIVE

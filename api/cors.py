@@ -33,7 +33,7 @@ from django.urls import Resolver404, resolve
 
 READS = frozenset({"GET", "HEAD"})
 
-# The API's routes (config/api_urls.py: the router's basename and action) that anyone may read.
+# The API's routes (api/urls.py: the router's basename and action) that anyone may read.
 PUBLIC_READS = frozenset(
     {
         "api-root",

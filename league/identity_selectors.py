@@ -1,6 +1,6 @@
 """Reads about who a player is, for the player pages and the API: the merges that made a person of
 several records, what an account may do about a record (claim it, decide claims, merge, split), and
-a record's counts for the merge page's preview. The writes are ``players.identity``'s; who may ask
+a record's counts for the merge page's preview. The writes are ``players.identity_services``'s; who may ask
 for them, ``league.permissions``'."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext
 
-from players.clubs import invitations
-from players.identity import records_of, root_of, split_blocker
+from players.club_services import invitations
+from players.identity_services import records_of, root_of, split_blocker
 from players.models import Membership, Player, PlayerClaim, PlayerMerge
 from scoring.models import Match
 from scoring.selectors import match_visibility, seated_person, visible_players

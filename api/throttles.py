@@ -7,7 +7,7 @@ Each request counts in one bucket:
   apart: a club's website reading does not slow its scorekeeping tablet down;
 - the account's DRF token or a signed-in session: the account's (``user``);
 - anything else: the client's address (``anon``), found as the login limits find it
-  (``config.ratelimits.client_ip``, with ``TSOXA_TRUSTED_PROXIES``).
+  (``web.ratelimits.client_ip``, with ``TSOXA_TRUSTED_PROXIES``).
 
 The rates are ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (``TSOXA_API_RATE_*`` in the environment).
 A bucket counts in fixed windows of the rate's period (a minute for ``…/min``) with one atomic
@@ -31,8 +31,8 @@ from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from config.ratelimits import client_ip
 from players.models import ApiToken
+from web.ratelimits import client_ip
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 RATE_OF_SCOPE = {ApiToken.Scope.READ: "read", ApiToken.Scope.SCORE: "score", ApiToken.Scope.FULL: "user"}

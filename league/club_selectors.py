@@ -1,5 +1,5 @@
 """Reads about clubs for their pages and the API: the list, a club's members as this person may see
-them, its events and its seasons. The writes are the people app's (``players.clubs``)."""
+them, its events and its seasons. The writes are the people app's (``players.club_services``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 
-from players import clubs
+from players import club_services as clubs
 from players.models import Club, Membership, Player
 from scoring.selectors import visible_players
 from tournaments.models import Tournament

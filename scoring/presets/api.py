@@ -1,6 +1,6 @@
 """Presets through the API: every preset for everyone (built-in ones and the organizers'), a copy with
 changes made by a signed-in account, changed or deleted by its owner. Refusals are the engine's
-(400 with ``detail`` and ``field``, config/api_errors.py)."""
+(400 with ``detail`` and ``field``, api/errors.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
-from . import presets
-from .api_schema import OptionsInputField, options_field
-from .models import RULESET_KEYS, RulePreset
-from .permissions import can_write
+from .. import presets
+from ..api_schema import OptionsInputField, options_field
+from ..models import RULESET_KEYS, RulePreset
+from ..permissions import can_write
 
 # Request examples: the docs show them, and the schema-driven test run sends them (scoring/api.py).
 CREATE_EXAMPLES = [

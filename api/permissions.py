@@ -10,7 +10,7 @@ A scope never adds a right: the view's own permissions still ask about the accou
 DRF token (``Authorization: Token …``) and a signed-in session are not scoped: they may do all the
 account may.
 
-The check runs in ``config.authentication.ScopedTokenAuthentication``, as soon as a scoped key is
+The check runs in ``api.authentication.ScopedTokenAuthentication``, as soon as a scoped key is
 accepted, rather than as a default permission class: most viewsets name their own
 ``permission_classes``, which replace the defaults, so a default would be skipped on exactly the
 views that write. Run on authentication, no view can accept a scoped key without the check.

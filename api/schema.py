@@ -2,7 +2,7 @@
 
 drf-spectacular writes the success answers from the serializers; this adds, to each operation, the
 error answers it can give (unless the view documents its own), each an RFC 9457 problem
-(``application/problem+json``, config/api_errors.py) named as a component:
+(``application/problem+json``, api/errors.py) named as a component:
 
 - 400 ``ValidationProblem`` (``DealProblem`` on the scoring app's operations, where the game's rules
   may refuse a deal or a match): writes, and operations with path or query parameters;
@@ -36,7 +36,7 @@ from drf_spectacular.plumbing import get_doc
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
-from config.api_errors import PROBLEM_MEDIA_TYPE, PROBLEM_TYPES
+from api.errors import PROBLEM_MEDIA_TYPE, PROBLEM_TYPES
 
 SAFE = ("GET", "HEAD", "OPTIONS")
 # Reads that only the tournament's organizer may make, refused further in than the permission

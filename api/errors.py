@@ -20,7 +20,7 @@ tournaments', seasons') refusals are 400s with their words; a change asked for o
 the match is a 412, a client key reused for another deal a 409, a body over
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` a 413. Anything else unexpected is a 500 problem (unless ``DEBUG``,
 where Django shows the traceback). Outside DRF, ``problem_response`` answers the same shape: the
-login limit's 429 (``config.views.ratelimited``) and an unknown path under ``/api/``.
+login limit's 429 (``web.views.ratelimited``) and an unknown path under ``/api/``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from config.throttles import refused_credentials_counted
+from api.throttles import refused_credentials_counted
 from league.services import SeasonError
 from players.errors import PlayerError
 from scoring.engine import ScoringError
@@ -53,7 +53,7 @@ from scoring.services import IdempotencyConflict, StaleSheet
 from tournaments.services import TournamentError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
-PROBLEM_PATH = "/api/problems/"  # the page that documents every type (config/views.py: problems)
+PROBLEM_PATH = "/api/problems/"  # the page that documents every type (web/views.py: problems)
 
 
 @dataclass(frozen=True)
@@ -321,7 +321,7 @@ class ProblemHandler(ExceptionHandler):
     def convert_known_exceptions(self, exc: Exception) -> Exception:
         if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
             # Refused before the throttle was asked: counted at the address's anonymous rate all the
-            # same (config/throttles.py), a 429 past it, so that guessing tokens is limited.
+            # same (api/throttles.py), a 429 past it, so that guessing tokens is limited.
             request, view = self.context.get("request"), self.context.get("view")
             if request is not None:
                 exc = refused_credentials_counted(request, view) or exc
