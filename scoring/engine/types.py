@@ -7,10 +7,10 @@ deal saved in the database are the same ``Deal``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import ScoringError
 
@@ -25,6 +25,7 @@ MELD_CODES = (
     "fourA", "four10", "fourK", "fourQ",  # the fours that "four" stands for, named (Coinche in sans-atout)
 )  # fmt: skip
 BID_WORDS = ("capot", "generale")  # Coinche's bids beyond the numbers: every trick, every trick by one taker
+BidWord = Literal["capot", "generale"]
 
 
 class Result(StrEnum):
@@ -65,10 +66,16 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
+def per_team(values: Iterable[int]) -> tuple[int, int]:
+    """Two values, team 0's then team 1's, as the pair the engine's types hold."""
+    a, b = values
+    return a, b
+
+
 @dataclass(frozen=True)
 class Contract:
     suit: str | None = None
-    bid: int | None = None
+    bid: int | BidWord | None = None  # a word only in Coinche
     multiplier: int = 1
 
     def __post_init__(self) -> None:
@@ -141,7 +148,7 @@ class Deal:
     solo_capot: bool = False
     melds: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     belote: tuple[int, int] = (0, 0)
-    declarations_winner: int | str | None = None
+    declarations_winner: int | Literal["equal"] | None = None
     generale: int | None = None  # Coinche: the seat of the player (either team's) who took every trick alone
 
     FIELDS = (

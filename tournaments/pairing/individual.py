@@ -204,8 +204,8 @@ def individual_next_round(
     played = _Played(ids, avoid)
     index = played.index
     for rnd in history:
-        seats = [index.get(p) for table in rnd.tables for p in table.players]
-        played.add(seats, [index.get(p) for p in rnd.sitting_out])
+        earlier = [index.get(p) for table in rnd.tables for p in table.players]
+        played.add(earlier, [index.get(p) for p in rnd.sitting_out])
     if sat_out_counts is not None:
         played.sat = [sat_out_counts.get(p, 0) for p in ids]
     rng = random.Random(seed * 1_000_003 + len(history))

@@ -45,11 +45,13 @@ def round_robin(entries: Sequence[int]) -> list[list[Pair]]:
         pairs: list[Pair] = []
         bye: list[Pair] = []
         for home, away in tables:
-            if number[away] is None:
-                bye.append(Pair(number[home], None))
-            elif number[home] is None:
-                bye.append(Pair(number[away], None))
+            first, second = number[home], number[away]
+            if second is None:
+                assert first is not None  # only one dummy: it never meets itself
+                bye.append(Pair(first, None))
+            elif first is None:
+                bye.append(Pair(second, None))
             else:
-                pairs.append(Pair(number[home], number[away]))
+                pairs.append(Pair(first, second))
         rounds.append(pairs + bye)
     return rounds

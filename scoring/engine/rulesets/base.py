@@ -224,7 +224,9 @@ class RuleSet:
                 field="belote",
             )
 
-    def check_contract(self, deal: Deal, *, suits: tuple[str, ...], bid: bool = False, doubling: bool = True):
+    def check_contract(
+        self, deal: Deal, *, suits: tuple[str, ...], bid: bool = False, doubling: bool = True
+    ) -> None:
         """The contract this game records: its suits, a bid or none, doubling or none."""
         contract = deal.contract
         if contract is None:
@@ -245,7 +247,8 @@ class RuleSet:
 
     def check_card_points(self, deal: Deal, total: int) -> None:
         """Card points of both teams add up to the deck; a capot team has them all."""
-        a, b = deal.card_points or (0, 0)
+        cards = deal.card_points or (0, 0)
+        a, b = cards
         for team, points in enumerate((a, b)):
             if not 0 <= points <= total:
                 raise ScoringError(
@@ -257,7 +260,7 @@ class RuleSet:
                 field="card_points",
             )
         if deal.capot is not None:
-            if deal.card_points[deal.capot] != total:
+            if cards[deal.capot] != total:
                 raise ScoringError(
                     f"a team that took every trick has all {total} card points", field="card_points"
                 )

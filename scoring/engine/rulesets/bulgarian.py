@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ScoringError
-from ..types import Deal, DealScore, Result
+from ..types import Deal, DealScore, Result, per_team
 from .base import (
     BELOTE,
     DECK_TOTALS,
@@ -53,8 +53,8 @@ def round_pair(amounts: tuple[int, int], limit: int, *, up_when_equal: int) -> t
             up = up_when_equal
         else:
             up = 0 if amounts[0] < amounts[1] else 1
-        return tuple(tens(amounts[t], limit, up=t == up) for t in (0, 1))  # type: ignore[return-value]
-    return tuple(tens(a, limit, up=False) for a in amounts)  # type: ignore[return-value]
+        return per_team(tens(amounts[t], limit, up=t == up) for t in (0, 1))
+    return per_team(tens(a, limit, up=False) for a in amounts)
 
 
 class Bulgarian(RuleSet):
@@ -67,6 +67,7 @@ class Bulgarian(RuleSet):
         if deal.thrown_in:
             return
         self.check_contract(deal, suits=CONTRACTS)
+        assert deal.contract is not None and deal.contract.suit is not None  # else check_contract refused it
         suit = deal.contract.suit
         if deal.solo_capot:
             raise ScoringError("Bulgarian Belote has no solo valat", field="solo_capot")
@@ -93,6 +94,9 @@ class Bulgarian(RuleSet):
     def score_deal(self, deal: Deal, opts: BulgarianOptions, held: int = 0) -> DealScore:
         if deal.thrown_in:
             return DealScore(Result.THROWN_IN, (0, 0), held=held)
+        # A played deal has a maker and card points (Deal); check_deal refused one without a contract suit.
+        assert deal.maker is not None and deal.card_points is not None
+        assert deal.contract is not None and deal.contract.suit is not None
         suit, multiplier = deal.contract.suit, deal.contract.multiplier
         factor = 2 if suit == "notrump" else 1
         cards = deal.card_points
@@ -101,7 +105,7 @@ class Bulgarian(RuleSet):
         # off the enemy's points from declaration"); the inside rule then applies as in any deal.
         declared = self.declarations(deal)
         extras = [(declared[t] + BELOTE * deal.belote[t]) * factor for t in (0, 1)]
-        points = tuple((cards[t] + (LAST_TRICK if last == t else 0)) * factor + extras[t] for t in (0, 1))
+        points = per_team((cards[t] + (LAST_TRICK if last == t else 0)) * factor + extras[t] for t in (0, 1))
         m, o = deal.maker, 1 - deal.maker
         valat = deal.capot
         doubled = multiplier > 1
@@ -110,11 +114,11 @@ class Bulgarian(RuleSet):
         if points[m] == points[o]:
             # Hanging: the team that did not bid scores its own; the contracting team's points hang
             # (both teams' when doubled). On the limit the hanging amount rounds up.
-            mp = round_pair(points, limit, up_when_equal=m)
+            hung = round_pair(points, limit, up_when_equal=m)
             hang = (0, 1) if doubled else (m,)
-            scores = [0 if t in hang else mp[t] * multiplier for t in (0, 1)]
+            scores = [0 if t in hang else hung[t] * multiplier for t in (0, 1)]
             given = [0 if t in hang else points[t] for t in (0, 1)]
-            hanging = sum(mp[t] for t in hang) * multiplier
+            hanging = sum(hung[t] for t in hang) * multiplier
             return DealScore(
                 Result.HANGING, (scores[0], scores[1]), points, held=held + hanging, raw=(given[0], given[1])
             )

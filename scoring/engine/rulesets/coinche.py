@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import ScoringError
-from ..types import BID_WORDS, Deal, DealScore, Result, Status, team_of
+from ..types import BID_WORDS, Deal, DealScore, Result, Status, per_team, team_of
 from .base import BELOTE, DECK_TOTALS, LAST_TRICK, SUIT_CONTRACTS, BaseOptions, Progress, RuleSet, tens
 
 CARD_SIDE = 162  # 152 in the cards + 10 for the last trick
@@ -81,7 +81,7 @@ class CoincheOptions(BaseOptions):
     capot_card_value: int = 252  # 252, 250, or 162 (no bonus for a capot not bid)
     capot_bid_value: int = 250  # or 500
     generale_bid_value: int = 500  # or 300
-    generale_card_value: int | str = "capot"  # "capot" (as the capot), 500 or 300
+    generale_card_value: int | Literal["capot"] = "capot"  # "capot" (as the capot), 500 or 300
     special_made: str = "add"  # flat: a made capot or générale scores its bid alone; flat_both: failed too
     rounding: str = "half_up"  # none, half_down, attack6_defence7, complement
     sa_ta: bool = False  # sans-atout and tout-atout may be bid
@@ -118,7 +118,7 @@ class Table:
 
     @property
     def points(self) -> tuple[int, int]:
-        return tuple(self.side[t] + self.announcements[t] + self.belote[t] for t in (0, 1))  # type: ignore[return-value]
+        return per_team(self.side[t] + self.announcements[t] + self.belote[t] for t in (0, 1))
 
 
 class Coinche(RuleSet):
@@ -158,10 +158,11 @@ class Coinche(RuleSet):
                     "sans-atout and tout-atout are bid only with the option sa_ta", field="contract.suit"
                 )
             raise ScoringError(f"must be one of {', '.join(suits)}", field="contract.suit")
+        assert contract.suit is not None  # one of suits
         bid = contract.bid
         if bid is None:
             raise ScoringError("missing: the bid (80, 90, 100 …)", field="contract.bid")
-        if bid not in BID_WORDS and (bid < 80 or bid > opts.max_bid or bid % 10):
+        if isinstance(bid, int) and (bid < 80 or bid > opts.max_bid or bid % 10):
             raise ScoringError(
                 f"bids go in tens from 80 to {opts.max_bid}, or are capot or generale", field="contract.bid"
             )
@@ -203,6 +204,9 @@ class Coinche(RuleSet):
     def card_points(self, deal: Deal, opts: CoincheOptions) -> tuple[int, int]:
         """The card points scored: as entered, or, under raw_rescaled, the takers' scaled to 152 (the nearest
         point, halves up) and the defence's 152 less them."""
+        # A played deal has a maker and card points (Deal); check_deal refused one without a contract suit.
+        assert deal.maker is not None and deal.card_points is not None
+        assert deal.contract is not None and deal.contract.suit is not None
         suit = deal.contract.suit
         deck = self.deck(suit, opts)
         if suit in SUIT_CONTRACTS or opts.sa_ta_values != "raw_rescaled":
@@ -219,6 +223,7 @@ class Coinche(RuleSet):
     def announcement_contest(self, deal: Deal, opts: CoincheOptions) -> int | None:
         """The team whose announcements count: the best one (more points; equal, a four of a kind beats a
         sequence); still equal, the table's ``declarations_winner`` (null: nobody's)."""
+        assert deal.contract is not None and deal.contract.suit is not None  # else check_deal refused it
         best = [
             max(
                 ((self.announcement_value(m, deal.contract.suit, opts), m not in SEQUENCES) for m in melds),
@@ -227,12 +232,16 @@ class Coinche(RuleSet):
             for melds in deal.melds
         ]
         if best[0] == best[1]:
-            return deal.declarations_winner if best[0][0] > 0 else None
+            pick = deal.declarations_winner
+            assert pick != "equal"  # refused by check_deal
+            return pick if best[0][0] > 0 else None
         return 0 if best[0] > best[1] else 1
 
     def table(self, deal: Deal, opts: CoincheOptions) -> Table:
+        assert deal.maker is not None  # a played deal has one (Deal)
         t, d = deal.maker, 1 - deal.maker
         contract = deal.contract
+        assert contract is not None and contract.suit is not None  # else check_deal refused it
         suit = contract.suit
         scored_deck = FFB_DECK if opts.sa_ta_values == "raw_rescaled" else self.deck(suit, opts)
         deck_side = scored_deck + LAST_TRICK
@@ -258,6 +267,7 @@ class Coinche(RuleSet):
         elif bid == "generale":
             value = opts.generale_bid_value
         else:
+            assert bid is not None  # check_deal refused a contract without one
             value = bid
         factor = {1: 1, 2: opts.coinche_multiplier, 4: opts.surcoinche_multiplier}[contract.multiplier]
         return Table(
@@ -273,6 +283,7 @@ class Coinche(RuleSet):
 
     def verdict(self, deal: Deal, table: Table, opts: CoincheOptions) -> Result:
         """Made, failed or (under litige "held") litige, on the exact points."""
+        assert deal.maker is not None and deal.contract is not None  # played and checked
         t, d = deal.maker, 1 - deal.maker
         if table.special:  # a capot bid is made only by every trick, a générale only by one taker's
             made = deal.capot == t if deal.contract.bid == "capot" else self.generale_made(deal)
@@ -300,6 +311,7 @@ class Coinche(RuleSet):
     ) -> tuple[list[int], int]:
         """What each team writes before rounding, and the points a litige holds. ``side`` is the card
         side the scores are written with (the table's, or under ``complement`` the rounded one)."""
+        assert deal.maker is not None  # a played deal has one (Deal)
         t, d = deal.maker, 1 - deal.maker
         ann, bel, value = table.announcements, table.belote, table.value
         if result == Result.LITIGE:  # the defence scores now; the takers' total less their belote waits
@@ -357,6 +369,7 @@ class Coinche(RuleSet):
         """A générale bid made: one of the takers took every trick alone. A générale recorded on another bid,
         or by a defender, is a capot like any other (FORMAT.md: only a générale bid by the takers scores
         it)."""
+        assert deal.contract is not None  # else check_deal refused it
         return deal.contract.bid == "generale" and deal.generale is not None and deal.capot == deal.maker
 
     @staticmethod
@@ -393,6 +406,7 @@ class Coinche(RuleSet):
     def scored(self, deal: Deal, opts: CoincheOptions, held: int, *, exact: bool) -> DealScore:
         if deal.thrown_in:
             return DealScore(Result.THROWN_IN, (0, 0), held=held)
+        assert deal.maker is not None  # a played deal has one (Deal)
         t, d = deal.maker, 1 - deal.maker
         table = self.table(deal, opts)
         result = self.verdict(deal, table, opts)
@@ -436,6 +450,7 @@ class Coinche(RuleSet):
             barred = None  # it took a trick
         totals = progress.totals
         if opts.belote_alone_cannot_win and barred is None:
+            assert deal.maker is not None  # a played deal has one (Deal)
             lost = deal.maker if score.winner is None else 1 - score.winner
             belote = BELOTE * deal.belote[lost]
             if belote and self.reached(totals[lost], opts) and not self.reached(totals[lost] - belote, opts):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..errors import ScoringError
-from ..types import Deal, DealScore, Result
+from ..types import Deal, DealScore, Result, per_team
 from .base import BELOTE, DECLARATION_POINTS, LAST_TRICK, SUIT_CONTRACTS, BaseOptions, RuleSet
 
 CARD_SIDE = 162  # 152 in the cards + 10 for the last trick
@@ -27,10 +28,10 @@ class ClassicOptions(BaseOptions):
 class French(RuleSet):
     key = "french"
     name = "French Belote"
-    Options = FrenchOptions
+    Options: ClassVar[type[FrenchOptions | ClassicOptions]] = FrenchOptions
     melds: dict[str, int] = DECLARATION_POINTS
 
-    def check_deal(self, deal: Deal, opts: FrenchOptions) -> None:
+    def check_deal(self, deal: Deal, opts: FrenchOptions | ClassicOptions) -> None:
         if deal.thrown_in:
             return
         if deal.contract is not None:
@@ -57,15 +58,17 @@ class French(RuleSet):
             side[deal.capot] = self.capot_value(deal)
             return side[0], side[1]
         cards = deal.card_points
-        return tuple(cards[t] + (LAST_TRICK if deal.last_trick == t else 0) for t in (0, 1))  # type: ignore[return-value]
+        assert cards is not None  # a played deal has them (Deal)
+        return per_team(cards[t] + (LAST_TRICK if deal.last_trick == t else 0) for t in (0, 1))
 
-    def score_deal(self, deal: Deal, opts: FrenchOptions, held: int = 0) -> DealScore:
+    def score_deal(self, deal: Deal, opts: FrenchOptions | ClassicOptions, held: int = 0) -> DealScore:
         if deal.thrown_in:
             return DealScore(Result.THROWN_IN, (0, 0), held=held)
+        assert deal.maker is not None  # a played deal has one (Deal)
         side = self.card_side(deal)
         declared = [sum(self.melds[m] for m in melds) for melds in deal.melds]
         belote = [BELOTE * n for n in deal.belote]
-        points = tuple(side[t] + declared[t] + belote[t] for t in (0, 1))
+        points = per_team(side[t] + declared[t] + belote[t] for t in (0, 1))
         taker, other = deal.maker, 1 - deal.maker
         scores = [0, 0]
         if points[taker] > points[other]:
@@ -94,7 +97,7 @@ class Classic(French):
     Options = ClassicOptions
     melds: dict[str, int] = {}
 
-    def check_deal(self, deal: Deal, opts: ClassicOptions) -> None:
+    def check_deal(self, deal: Deal, opts: FrenchOptions | ClassicOptions) -> None:
         if not deal.thrown_in and (deal.melds[0] or deal.melds[1]):
             raise ScoringError("Belote Classic has no declarations but the belote", field="melds")
         super().check_deal(deal, opts)

@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..errors import ScoringError
-from ..types import Deal, DealScore, Result, Status
+from ..types import Deal, DealScore, Result, Status, per_team
 from .base import LAST_TRICK, BaseOptions, Progress, RuleSet
 
 MELD_POINTS = {
@@ -77,10 +77,10 @@ class Mpourloto(RuleSet):
     def meld_points(self, deal: Deal, opts: MpourlotoOptions) -> tuple[int, int]:
         """Each team's melds as they count under the options."""
         if not opts.best_melds_only:
-            return tuple(sum(MELD_POINTS[m] for m in melds) for melds in deal.melds)  # type: ignore[return-value]
+            return per_team(sum(MELD_POINTS[m] for m in melds) for melds in deal.melds)
         contest = self._meld_contest(deal)
         winner = contest if contest is not None else deal.declarations_winner
-        return tuple(  # type: ignore[return-value]
+        return per_team(
             sum(MELD_POINTS[m] for m in melds if m == "mpourloto" or team == winner)
             for team, melds in enumerate(deal.melds)
         )
@@ -92,13 +92,16 @@ class Mpourloto(RuleSet):
         if deal.capot is not None:
             bonus[deal.capot] = CAPO_100 if opts.capo_100 else CAPO_BONUS
         else:
+            assert deal.last_trick is not None  # check_card_points: a deal with no capot has it
             bonus[deal.last_trick] = LAST_TRICK
         cards = deal.card_points
+        assert cards is not None  # a played deal has them (Deal)
         return (cards[0] + bonus[0] + melds[0], cards[1] + bonus[1] + melds[1])
 
     def score_deal(self, deal: Deal, opts: MpourlotoOptions, held: int = 0) -> DealScore:
         if deal.thrown_in:
             return DealScore(Result.THROWN_IN, (0, 0), held=held)
+        assert deal.maker is not None  # a played deal has one (Deal)
         points = self.deal_points(deal, opts)
         maker, other = deal.maker, 1 - deal.maker
         scores = [0, 0]
@@ -108,7 +111,7 @@ class Mpourloto(RuleSet):
         elif points[maker] == points[other] and opts.ties_hang:
             # The opponents take their own; the makers' points hang for the next winner.
             scores[other] = points[other]
-            return DealScore(Result.HANGING, tuple(scores), points, held=held + points[maker])
+            return DealScore(Result.HANGING, per_team(scores), points, held=held + points[maker])
         else:
             result, winner = Result.MESA, other
             scores[other] = points[0] + points[1]

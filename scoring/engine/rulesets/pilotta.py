@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ScoringError
-from ..types import Deal, DealScore, Result
+from ..types import Deal, DealScore, Result, per_team
 from .base import BELOTE, DECLARATION_POINTS, LAST_TRICK, SUIT_CONTRACTS, BaseOptions, RuleSet, tens
 
 CARD_SIDE = 162  # 152 in the cards + 10 for the last trick
@@ -22,7 +22,9 @@ def declaration_contest(deal: Deal) -> int | None:
     """The team whose declarations count: the single best one wins; equal best, the scorekeeper's pick."""
     best = [max((DECLARATION_POINTS[m] for m in melds), default=0) for melds in deal.melds]
     if best[0] == best[1]:
-        return None if best[0] == 0 else deal.declarations_winner
+        pick = deal.declarations_winner
+        assert pick != "equal"  # refused by check_deal: one team always wins the declarations
+        return None if best[0] == 0 else pick
     return 0 if best[0] > best[1] else 1
 
 
@@ -69,17 +71,20 @@ class Pilotta(RuleSet):
             side[deal.capot] = CARD_SIDE + opts.capot_bonus
             return side[0], side[1]
         cards = deal.card_points
-        return tuple(cards[t] + (LAST_TRICK if deal.last_trick == t else 0) for t in (0, 1))  # type: ignore[return-value]
+        assert cards is not None  # a played deal has them (Deal)
+        return per_team(cards[t] + (LAST_TRICK if deal.last_trick == t else 0) for t in (0, 1))
 
     def score_deal(self, deal: Deal, opts: PilottaOptions, held: int = 0) -> DealScore:
         if deal.thrown_in:
             return DealScore(Result.THROWN_IN, (0, 0), held=held)
         contract = deal.contract
+        # A played deal has a maker (Deal); check_deal refused one without a contract or with a word as bid.
+        assert deal.maker is not None and contract is not None and isinstance(contract.bid, int)
         winner = declaration_contest(deal)
         declared = [sum(DECLARATION_POINTS[m] for m in deal.melds[t]) if t == winner else 0 for t in (0, 1)]
         belote = [BELOTE * n for n in deal.belote]
         side = self.card_side(deal, opts)
-        points = tuple(side[t] + declared[t] + belote[t] for t in (0, 1))
+        points = per_team(side[t] + declared[t] + belote[t] for t in (0, 1))
         d, o = deal.maker, 1 - deal.maker
         raw = [0, 0]
         if points[d] >= contract.bid:
@@ -93,5 +98,5 @@ class Pilotta(RuleSet):
             result, won = Result.FAILED, o
             cards = side[o] if deal.capot == o else CARD_SIDE
             raw[o] = cards + declared[o] + belote[o] + belote[d]
-        scores = tuple(tens(raw[t], ROUNDING_LIMIT, up=t == d) * contract.multiplier for t in (0, 1))
-        return DealScore(result, scores, points, winner=won, raw=(raw[0], raw[1]))  # type: ignore[arg-type]
+        scores = per_team(tens(raw[t], ROUNDING_LIMIT, up=t == d) * contract.multiplier for t in (0, 1))
+        return DealScore(result, scores, points, winner=won, raw=(raw[0], raw[1]))
