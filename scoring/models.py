@@ -19,6 +19,7 @@ from django.db import models
 from simple_history.manager import HistoryManager
 from simple_history.models import HistoricalRecords
 
+from players.history import Historied
 from players.models import Player, Team
 from scoring import engine
 
@@ -38,7 +39,7 @@ RULESET_CHOICES = [(key, rules.name) for key, rules in engine.RULESETS.items()]
 RULESET_KEYS = list(engine.RULESETS)
 
 
-class Match(models.Model):
+class Match(Historied, models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
         TIE_BREAK = "tie_break", "Tie-break deals"
@@ -146,7 +147,7 @@ class RulePreset(models.Model):
         return self.name
 
 
-class Deal(models.Model):
+class Deal(Historied, models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
     position = models.PositiveIntegerField(
         help_text="Playing order within the match; deleted deals keep theirs"

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from players.history import Historied
 from players.models import Team
 from scoring.models import RULESET_CHOICES, Match
 
@@ -24,7 +25,7 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1, 1_000_000)
 
 
-class Tournament(models.Model):
+class Tournament(Historied, models.Model):
     class Format(models.TextChoices):
         SWISS = "swiss", "Swiss"
         ROUND_ROBIN = "round_robin", "Round robin"
@@ -159,7 +160,7 @@ class Tournament(models.Model):
         return engine.RULESETS[self.ruleset].name
 
 
-class Entry(models.Model):
+class Entry(Historied, models.Model):
     """A team in a tournament, or a player in an individual one (``team`` empty, ``player`` set)."""
 
     class Status(models.TextChoices):
@@ -223,7 +224,7 @@ class Entry(models.Model):
         return self.team.name if self.team_id else self.player.name
 
 
-class Round(models.Model):
+class Round(Historied, models.Model):
     class Kind(models.TextChoices):
         SWISS = "swiss", "Swiss"
         ROUND_ROBIN = "round_robin", "Round robin"
@@ -261,7 +262,7 @@ class Round(models.Model):
         return f"{self.tournament} · round {self.number}"
 
 
-class Table(models.Model):
+class Table(Historied, models.Model):
     """One pairing of a round, at a numbered table; ``entry1`` empty is a bye."""
 
     class Bracket(models.TextChoices):
@@ -364,7 +365,7 @@ class StandingsSnapshot(models.Model):
         return f"Standings of {self.tournament} (v{self.version})"
 
 
-class Adjustment(models.Model):
+class Adjustment(Historied, models.Model):
     """A director's decision: a penalty in points to a team, or a table's result decided without (or
     against) its play: a forfeit with the score the organizer sets, or a match awarded."""
 
@@ -439,7 +440,7 @@ class DirectorCall(models.Model):
         return f"{self.table} · call at {self.created_at:%H:%M}"
 
 
-class PrizeSettings(models.Model):
+class PrizeSettings(Historied, models.Model):
     """The prize-giving's money: a pot split over the first places by the organizer's percentages,
     rounded down as they choose, the remainder to the first place (tournaments/prizes.py)."""
 
@@ -465,7 +466,7 @@ class PrizeSettings(models.Model):
         return f"Prizes of {self.tournament}"
 
 
-class PlacePrize(models.Model):
+class PlacePrize(Historied, models.Model):
     """The prize of one place: a text (a trophy, a ham …) and/or an amount the organizer edited; an
     empty amount is the split's."""
 
@@ -485,7 +486,7 @@ class PlacePrize(models.Model):
         return f"{self.tournament} · place {self.place}"
 
 
-class PrizeCategory(models.Model):
+class PrizeCategory(Historied, models.Model):
     """A prize of the organizer's own (the best mixed team, the best junior pair …), its winners
     picked by the organizer among the entries."""
 
