@@ -350,6 +350,7 @@ class ProblemFormatter(ExceptionFormatter):
         exc = self.exc
         errors = self.get_errors()
         members: dict[str, Any] = {}
+        problem: ProblemType | None  # None: a status with no type of its own (about:blank)
         if isinstance(exc, Problem):
             problem, detail = exc.problem, str(exc.detail)
             members = exc.members

@@ -77,7 +77,10 @@ ProblemSerializer.__doc__ = f"{ProblemSerializer.__doc__} Its `type`, one of: {T
 class ValidationProblemSerializer(ProblemSerializer):
     """A refused request (400): every error is listed under ``errors``; ``detail`` tells the first."""
 
-    errors = ProblemErrorSerializer(many=True, help_text="What is wrong, one item a field")
+    # The metaclass moves a declared field into _declared_fields: Serializer.errors stays the property.
+    errors = ProblemErrorSerializer(  # type: ignore[assignment]  # the stubs read it as an override
+        many=True, help_text="What is wrong, one item a field"
+    )
 
 
 class DealProblemSerializer(ValidationProblemSerializer):
@@ -122,7 +125,8 @@ class TsoxaAutoSchema(AutoSchema):
             return [{}]
         return [auth for auth in auths if auth]
 
-    def get_description(self) -> str:
+    # drf-spectacular's AutoSchema.get_description takes no arguments (and ignores DRF's the same way).
+    def get_description(self) -> str:  # type: ignore[override]  # DRF's ViewInspector's takes two
         """The action's own docstring; else, on the view's usual actions (list, retrieve, create …),
         the view's, which is about them; an extra action without its own says nothing rather than
         repeat the view's."""
@@ -137,7 +141,8 @@ class TsoxaAutoSchema(AutoSchema):
         to someone signed out (an account's own things, such as its tokens)."""
         if self.get_operation_id() in ORGANIZER_READS:
             return True
-        request = SimpleNamespace(method="GET", user=AnonymousUser(), auth=None)
+        # Any: a stand-in for a signed-out GET, with what permissions read (one that reads more fails).
+        request: Any = SimpleNamespace(method="GET", user=AnonymousUser(), auth=None)
         for permission in self.view.get_permissions():
             try:
                 if not permission.has_permission(request, self.view):

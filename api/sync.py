@@ -55,7 +55,9 @@ def utc(value: dt.datetime) -> dt.datetime:
 
 def refuse_empty(filterset: django_filters.FilterSet, name: str) -> bool:
     """False, with the error on the form, when the query gives ``name`` with no value."""
-    if name in filterset.data and not str(filterset.data.get(name, "")).strip():
+    data = filterset.data
+    assert data is not None  # FilterSet keeps {} when it is given no data
+    if name in data and not str(data.get(name, "")).strip():
         message = gettext("%(name)s is empty: give a date and time (ISO 8601), or leave it out.")
         filterset.form.add_error(name, message % {"name": name})
         return False

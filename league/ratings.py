@@ -115,7 +115,7 @@ def rating_model() -> PlackettLuce:
     return PlackettLuce()
 
 
-def ranks(winner: int | None) -> list[int]:
+def ranks(winner: int | None) -> list[float]:  # as openskill takes them
     """The teams' ranks for the model: the winner first; a draw ranks both the same."""
     if winner is None:
         return [1, 1]

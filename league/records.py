@@ -27,7 +27,7 @@ from django.db.models import Case, F, Func, OuterRef, Prefetch, QuerySet, Subque
 from players.models import Player, Team
 from scoring import engine
 from scoring.models import Deal, Match
-from scoring.selectors import match_visibility, named_person, seated_person, visible_players
+from scoring.selectors import active_deals, match_visibility, named_person, seated_person, visible_players
 
 from . import stats
 from .counting import counted, counted_for, counted_for_person, with_counting
@@ -41,7 +41,8 @@ LEADERBOARD_MIN_MATCHES = 3
 
 def person(player: Player) -> Player:
     """The record that stands for this one: itself, or the root it was merged into (read with it)."""
-    return player.merged_into if player.merged_into_id is not None else player
+    root = player.merged_into  # no query when there is none
+    return root if root is not None else player
 
 
 def player_list(*, search: str = "", user: Any = None) -> QuerySet[Player]:
@@ -128,7 +129,7 @@ class PlayerMatch:
 def _player_match(match: Match, player: Player) -> PlayerMatch:
     """The match seen from the seat of the person ``player`` (a root): the seat of any of its records."""
     seat = next(s for s, p in enumerate(match.seats) if player.pk in (p.pk, p.merged_into_id))
-    deals = [d.as_engine() for d in match.active_deals]
+    deals = [d.as_engine() for d in active_deals(match)]  # prefetched by player_matches
     sheet = engine.replay(match.ruleset, deals, options=match.options, first_dealer=match.first_dealer)
     counts = getattr(match, f"counted{engine.team_of(seat)}", True)
     return PlayerMatch(

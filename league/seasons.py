@@ -18,8 +18,10 @@ the match, or it finished before their claim); one more query, when a claimed pe
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Case, Q, QuerySet, When
 from django.db.models.functions import Coalesce, TruncDate
@@ -33,6 +35,9 @@ from tournaments.selectors import tournament_visible
 from .counting import SEATS, unbacked_seat, unconfirmed
 from .models import Season
 from .season_points import Event, Result, Standing, season_standings
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # django-stubs' (dev only)
 
 __all__ = [
     "Result",
@@ -64,7 +69,7 @@ def can_create(club: Any, user: Any) -> bool:
 
 def can_manage(season: Season, user: Any) -> bool:
     """A club's season is run by the club's admins, a league's by its owner; a superuser runs any."""
-    if season.club_id is not None:
+    if season.club is not None:
         return clubs.is_admin(season.club, user)
     return _signed_in(user) and (user.is_superuser or season.owner_id == user.pk)
 
@@ -115,7 +120,11 @@ def may_choose(tournament: Tournament, user: Any) -> bool:
     return tournament_visible(tournament, user) or (_signed_in(user) and user.is_superuser)
 
 
-def _events(season: Season) -> QuerySet[Tournament]:
+class _Dated(TypedDict):
+    day: datetime.date | None  # starts_on, or else the day it finished
+
+
+def _events(season: Season) -> QuerySet[WithAnnotations[Tournament, _Dated]]:
     start, end = season.starts_on, season.ends_on
     in_dates = Q(starts_on__gte=start, starts_on__lte=end) | Q(
         starts_on__isnull=True, finished_at__date__gte=start, finished_at__date__lte=end
@@ -131,12 +140,12 @@ def _events(season: Season) -> QuerySet[Tournament]:
     return events.annotate(day=day).order_by("day", "finished_at", "pk")
 
 
-def season_events(season: Season) -> list[Tournament]:
+def season_events(season: Season) -> list[WithAnnotations[Tournament, _Dated]]:
     """The events that count, oldest first (module docstring). One query."""
     return list(_events(season))
 
 
-def _unbacked(events: list[Tournament]) -> set[tuple[int, int]]:
+def _unbacked(events: Sequence[Tournament]) -> set[tuple[int, int]]:
     """(event, person) pairs: a claimed person (their root record) with a match in the event they
     have not stood behind (``league.counting``). Their result there counts for nobody. One query."""
     flags = {
@@ -168,7 +177,7 @@ class SeasonTable:
     is the player's id: the root record's, for merged records)."""
 
     season: Season
-    events: list[Tournament]
+    events: list[WithAnnotations[Tournament, _Dated]]
     rows: list[Standing]
 
     @property
@@ -193,7 +202,7 @@ def season_table(season: Season) -> SeasonTable:
         players_of[pk] = (alone,) if alone is not None else (player_a, player_b)
     record_ids = {p for players in players_of.values() for p in players}
     root: dict[int, int] = {}
-    names: dict[int, str] = {}
+    names: dict[Hashable, str] = {}  # season_standings' keys: any player key
     claimed = False
     for pk, root_id, root_name, account in Player.objects.filter(pk__in=record_ids).values_list(
         "pk",
@@ -206,7 +215,7 @@ def season_table(season: Season) -> SeasonTable:
     unbacked = _unbacked(events) if claimed else set()
     results = []
     for event, ranking in zip(events, rankings, strict=True):
-        ranks: dict[int, int] = {}
+        ranks: dict[Hashable, int] = {}
         for row in ranking:
             for record in players_of.get(row["entry"], ()):
                 player = root[record]

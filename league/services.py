@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 from itertools import pairwise
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -56,7 +56,7 @@ def _unique_slug(name: str) -> str:
     return slug
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

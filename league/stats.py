@@ -167,9 +167,11 @@ def leaderboard(outcomes: Iterable[tuple[Hashable, str]], *, min_matches: int = 
     rows: list[LeaderRow] = []
     for position, (player, rec) in enumerate(kept, start=1):
         previous = rows[-1] if rows else None
-        level = previous is not None and (
+        rank = position
+        if previous is not None and (
             Fraction(previous.record.won, previous.record.played) == Fraction(rec.won, rec.played)
             and previous.record.won == rec.won
-        )
-        rows.append(LeaderRow(previous.rank if level else position, player, rec))
+        ):
+            rank = previous.rank  # level with the one before
+        rows.append(LeaderRow(rank, player, rec))
     return rows

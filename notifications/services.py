@@ -169,7 +169,8 @@ def subscription_save(*, token: str, subscription: Any, language: str | None) ->
         .values_list("entry_id", "player_id", "last_event")
         .first()
     )
-    same = known is not None and known[:2] == (entry.pk, player.pk if player is not None else None)
+    following = (entry.pk, player.pk if player is not None else None)
+    last_event = known[2] if known is not None and known[:2] == following else ""
     sub, _created = PushSubscription.objects.update_or_create(
         endpoint=endpoint,
         defaults={
@@ -179,7 +180,7 @@ def subscription_save(*, token: str, subscription: Any, language: str | None) ->
             "player": player,
             "language": _language(language),
             "failures": 0,
-            "last_event": known[2] if same else "",
+            "last_event": last_event,
         },
     )
     return sub

@@ -118,7 +118,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     form_class = ResetForm
 
-    def form_valid(self, form: forms.Form) -> HttpResponse:
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         self.extra_email_context = {"site_name": "Tsoxa", "hours": settings.PASSWORD_RESET_TIMEOUT // 3600}
         return super().form_valid(form)
 

@@ -37,11 +37,12 @@ MESSAGE_MOST = 300  # characters of a claim's message or a merge's reason
 
 def root_of(player: Player) -> Player:
     """The record that stands for this person: the record itself, or the one it was merged into."""
-    if player.merged_into_id is None:
-        return player
-    root = player.merged_into
-    while root.merged_into_id is not None:  # never so by design (merges point to roots); kept safe
-        root = root.merged_into
+    root = player
+    # once at most by design (merges point to roots); followed further, kept safe
+    while root.merged_into_id is not None:
+        merged_into = root.merged_into
+        assert merged_into is not None  # its id is set
+        root = merged_into
     return root
 
 

@@ -6,7 +6,7 @@ from .models import Deal, Match
 
 class DealInline(admin.TabularInline):
     model = Deal
-    fields = ["position", "data", "entered_by", "entered_at", "deleted_at"]
+    fields = ("position", "data", "entered_by", "entered_at", "deleted_at")
     readonly_fields = fields
     extra = 0
     can_delete = False

@@ -13,7 +13,7 @@ shapes without changing what it answers.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
@@ -22,6 +22,9 @@ from .engine.rulesets import RULESETS
 from .engine.rulesets.coinche import CHOICES as COINCHE_CHOICES
 from .engine.types import BID_WORDS, MELD_CODES, SEATS, SUITS, TEAMS, Result
 from .models import RULESET_KEYS, Match
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def typed_json(schema: Any, **kwargs: Any) -> serializers.JSONField:
@@ -46,11 +49,11 @@ def pair(child: serializers.Field, help_text: str, **kwargs: Any) -> serializers
     return serializers.ListField(child=child, min_length=2, max_length=2, help_text=help_text, **kwargs)
 
 
-def team_field(help_text: str, **kwargs: Any) -> serializers.IntegerField:
+def team_field(help_text: StrOrPromise | None, **kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=min(TEAMS), max_value=max(TEAMS), help_text=help_text, **kwargs)
 
 
-def seat_field(help_text: str, **kwargs: Any) -> serializers.IntegerField:
+def seat_field(help_text: StrOrPromise | None, **kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=min(SEATS), max_value=max(SEATS), help_text=help_text, **kwargs)
 
 
@@ -115,7 +118,7 @@ def _value_schema(game: str, name: str, default: Any) -> dict[str, Any]:
     if choices:
         strings = [c for c in choices if isinstance(c, str)]
         numbers = [c for c in choices if isinstance(c, int)]
-        branches = [{"type": "string", "enum": strings}] if strings else []
+        branches: list[dict[str, Any]] = [{"type": "string", "enum": strings}] if strings else []
         branches += [{"type": "integer", "enum": numbers}] if numbers else []
         return branches[0] if len(branches) == 1 else {"oneOf": branches}
     if isinstance(default, bool):

@@ -95,6 +95,11 @@ class Match(Historied, models.Model):
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     history = HistoricalRecords(excluded_fields=["keepers"], history_manager=History)
+    # Not stored: what a match read by services.match_lock for a signed-in person carries (deal_sql.py)
+    # for permissions.py: that person's id, whether they keep it and whether their club is read-only.
+    access_user: int
+    access_keeps: bool
+    access_read_only: bool
 
     class Meta:
         ordering = ["-created_at"]
@@ -174,6 +179,11 @@ class Deal(Historied, models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     history = HistoricalRecords(history_manager=History)
+    # Not stored: what services.deal_record says of the deal it returns: recorded now (not a key sent
+    # again), and then its sheet row and number (None for a deal sent again).
+    created: bool
+    row: engine.SheetRow | None
+    number: int | None
 
     class Meta:
         ordering = ["match", "position"]

@@ -33,7 +33,7 @@ def can_write(user: Any, match: Match | None = None) -> bool:
     """Signed in, and not a read-only club."""
     if not user.is_authenticated:
         return False
-    if _read_with(user, match):
+    if match is not None and _read_with(user, match):
         return not match.access_read_only
     club = club_of(user)
     return club is None or club.can_write
@@ -109,7 +109,7 @@ def settled_for(user: Any, match: Match, session: Any = None) -> bool:
     return at_table or (user.is_authenticated and keeps(user, match))
 
 
-SEATS = tuple(Match._meta.get_field(f"seat{seat}") for seat in range(4))
+SEATS = (Match.seat0.field, Match.seat1.field, Match.seat2.field, Match.seat3.field)
 
 
 def seated_team(user: Any, match: Match) -> int | None:

@@ -7,6 +7,8 @@ htmx, when present, posts the same forms and swaps the match area in place
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -32,6 +34,9 @@ from .permissions import (
     settled_for,
     table_of,
 )
+
+if TYPE_CHECKING:
+    from web.http import HtmxHttpRequest
 
 INVALID = 422  # htmx is configured (base.html) to swap 422 responses: the form with its errors
 
@@ -113,7 +118,7 @@ def _check_line(request: HttpRequest, match: Match, line: selectors.SheetLine | 
     return line if can_check(request.user, match, request.session) else None
 
 
-def _sheet_response(request: HttpRequest, match: Match, form: DealForm | None = None, status: int = 200):
+def _sheet_response(request: HtmxHttpRequest, match: Match, form: DealForm | None = None, status: int = 200):
     """The sheet page, or only its match area for htmx."""
     data = selectors.match_sheet(match=match)
     context = {**_sheet_context(request, match, data.sheet, len(data.lines), form), "data": data}
@@ -129,6 +134,7 @@ def _deal_recorded(request: HttpRequest, match: Match, deal: Deal) -> HttpRespon
     rules = engine.get_ruleset(match.ruleset)
     state = engine.MatchState.from_dict(match.state)
     sheet = engine.sheet_of(rules, rules.options(match.options), state)
+    assert deal.row is not None  # a deal recorded now (not sent again) carries its row
     line = selectors.SheetLine(deal, deal.row)
     context = {
         **_sheet_context(request, match, sheet, state.dealt),
@@ -254,12 +260,12 @@ def match_new_search(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _sheet_response(request, _match_or_404(request, pk))
 
 
 @require_POST
-def deal_create(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Record a deal from the pad. The match is read once, locked, with what the permission needs;
     the permission is asked once; the deal is scored from the match's stored state."""
     with transaction.atomic():
@@ -313,7 +319,8 @@ def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
         if replaced is None:
             raise Http404
     form = DealForm(request.POST, ruleset=match.ruleset, options=match.options)
-    preview, problem, corrected = None, None, None
+    preview: engine.DealScore | engine.SheetRow | None = None  # the deal alone, or its corrected row
+    problem, corrected = None, None
     if form.is_valid():
         try:
             deal = engine.Deal.from_dict(form.cleaned_data["deal"])
@@ -336,7 +343,7 @@ def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(request, pk)
     if refused := _refused(request, match):
         return refused
@@ -402,6 +409,7 @@ def deal_edit(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
             except engine.ScoringError as error:
                 form.add_scoring_error(error)
             else:
+                assert line is not None  # the deal is not deleted: the sheet has its line
                 messages.success(request, gettext("Deal %(number)s corrected.") % {"number": line.row.number})
                 return redirect("scoring:match", pk=match.pk)
     else:
@@ -476,7 +484,7 @@ def match_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def deal_check(request: HttpRequest, pk: int, deal_pk: int) -> HttpResponse:
+def deal_check(request: HtmxHttpRequest, pk: int, deal_pk: int) -> HttpResponse:
     """The other team's "OK" to a deal's line on the tablet. htmx: the line, now saying it was checked
     (nothing else on the page moves); without JavaScript: back to the sheet."""
     match = _match_or_404(request, pk)

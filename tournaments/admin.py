@@ -29,7 +29,7 @@ class EntryAdmin(SimpleHistoryAdmin):
 
 class TableInline(admin.TabularInline):
     model = Table
-    fields = ["number", "entry0", "partner0", "entry1", "partner1", "match"]
+    fields = ("number", "entry0", "partner0", "entry1", "partner1", "match")
     readonly_fields = fields
     extra = 0
     can_delete = False

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -179,7 +180,14 @@ def _deal_score(match: Match | None, data: dict[str, Any]) -> tuple[int, int] | 
         scored = engine.score_deal(match.ruleset, engine.Deal.from_dict(data), match.options)
     except Exception:  # an old version the rules no longer read: said without its score
         return None
-    return tuple(scored.scores[:2])
+    return scored.scores[:2]
+
+
+def _field_label(model: type[models.Model], name: str) -> str:
+    """A field's label, as its history's diff names it (one of the model's own fields)."""
+    found = model._meta.get_field(name)
+    assert isinstance(found, models.Field)  # a diff names a field, never a reverse relation
+    return str(found.verbose_name)
 
 
 EDIT = re.compile(r"^(No\.|name|players): (.*) → (.*)$")
@@ -234,10 +242,10 @@ def audit_page(
         ),
         "adjustment": reader.rows(Adjustment, tournament_id=tournament.pk),
     }
-    calls = DirectorCall.objects.filter(tournament=tournament)
+    asked = DirectorCall.objects.filter(tournament=tournament)
     if before is not None:
-        calls = calls.filter(created_at__lt=before)
-    calls = list(calls.order_by("-created_at")[:limit])
+        asked = asked.filter(created_at__lt=before)
+    calls = list(asked.order_by("-created_at")[:limit])
     if len(calls) == limit:
         reader.cutoff = max(filter(None, (reader.cutoff, calls[-1].created_at)))
 
@@ -291,7 +299,7 @@ def audit_page(
         if prev.name != r.name:
             said.append(gettext("tournament renamed %(old)s → %(new)s") % {"old": prev.name, "new": r.name})
         changed = [
-            str(Tournament._meta.get_field(c.field).verbose_name)
+            _field_label(Tournament, c.field)
             for c in r.diff_against(prev).changes
             if c.field not in TOURNAMENT_FIELDS_SKIPPED and c.field != "name"
         ]
@@ -414,7 +422,7 @@ def audit_page(
     entry_names = {
         e.pk: entry_label(e) for e in Entry.objects.filter(tournament=t).select_related("team", "player")
     }
-    swaps: dict[tuple[str, int], list[tuple[Any, Any]]] = defaultdict(list)
+    swaps: dict[tuple[str, int, datetime], list[tuple[Any, Any]]] = defaultdict(list)
     for r, prev in sources["table"]:
         if r.history_type != "~" or prev is None:
             continue
@@ -520,12 +528,12 @@ def audit_page(
         if prev.deleted_at is None and r.deleted_at is not None:
             add(_at_table(r, gettext("deal %(deal)s deleted") % words, who, n, table))
         elif prev.data != r.data:
-            old, new = _deal_score(match, prev.data), _deal_score(match, r.data)
-            if old and new:
+            old_score, new_score = _deal_score(match, prev.data), _deal_score(match, r.data)
+            if old_score and new_score:
                 text = gettext("deal %(deal)s corrected, %(old)s → %(new)s") % {
                     **words,
-                    "old": _score(*old),
-                    "new": _score(*new),
+                    "old": _score(*old_score),
+                    "new": _score(*new_score),
                 }
             else:
                 text = gettext("deal %(deal)s corrected") % words
@@ -619,7 +627,8 @@ def _decision(r: Any, words: dict[str, Any], table: Table | None, entry_names: d
         return gettext("%(team)s entered late: %(points)s points given for the rounds missed") % words
     winner = ""
     if table is not None and r.winner in (0, 1):
-        winner = entry_names.get((table.entry0_id, table.entry1_id)[r.winner], "?")
+        winner_id = (table.entry0_id, table.entry1_id)[r.winner]
+        winner = entry_names.get(winner_id, "?") if winner_id is not None else "?"
     words = {**words, "winner": winner}
     if kind == Adjustment.Kind.PAPER:
         return gettext("result from the paper sheet %(score)s") % words

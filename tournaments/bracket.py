@@ -29,6 +29,8 @@ from django.utils.translation import gettext, pgettext
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
+from web.http import HtmxHttpRequest
+
 from . import clock, embed, selectors
 from .models import Adjustment, Entry, Round, Table, Tournament
 from .pairing.knockout import bracket_order
@@ -140,7 +142,7 @@ def _match(
     match = table.match
     ruling, paper = (decision or {}).get("decision"), (decision or {}).get("paper")
     finished = match is not None and match.status == "finished" and match.winner is not None
-    counted = finished and (not confirmation or match.confirmed_at is not None)
+    counted = match is not None and finished and (not confirmation or match.confirmed_at is not None)
     if table.entry1_id is None:
         found.update(winner=0, state="bye", result_kind="bye")
     elif ruling is not None:  # the director's decision stands above the play and the paper
@@ -149,6 +151,7 @@ def _match(
         found["score"] = list(ruling.scores[:2]) or None
         found["note"] = gettext("Forfeit") if kind == "forfeit" else gettext("Match awarded")
     elif counted:  # the deals, once they count, replace a paper result
+        assert match is not None  # counted: a finished match
         found.update(winner=match.winner, state="finished", result_kind="deals")
         found["score"] = list(match.totals[:2]) or None
     elif paper is not None:
@@ -213,6 +216,7 @@ def bracket_state(*, tournament: Tournament) -> dict[str, Any] | None:
         table__in=[t.pk for t in tables], kind__in=RESULT_KINDS
     ).order_by("created_at", "pk"):  # the latest of each counts
         kind = "paper" if adjustment.kind == Adjustment.Kind.PAPER else "decision"
+        assert adjustment.table_id is not None  # table__in: a table's result
         decisions.setdefault(adjustment.table_id, {})[kind] = adjustment
     by_round: dict[int, dict[str, list[Table]]] = {}
     for table in tables:
@@ -307,7 +311,7 @@ def bracket(request: HttpRequest, slug: str) -> HttpResponse:
 
 @xframe_options_exempt
 @require_safe
-def embed_bracket(request: HttpRequest, slug: str) -> HttpResponse:
+def embed_bracket(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The bracket on a club's own website, in a frame (the embeds' rules: ``tournaments.embed``)."""
     tournament = embed._visible(request, slug)
     if not has_knockout(tournament):

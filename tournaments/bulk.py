@@ -77,8 +77,8 @@ def entry_player_search(request: HttpRequest, tournament: Tournament) -> HttpRes
     label = gettext("Partner") if field == "player_b" else gettext("Player")
     context = {"tournament": tournament, "field": field, "id_field": PICK_FIELDS[field], "label": label}
     if pick.isdigit():
-        found = scoring_selectors.visible_players(request.user).filter(pk=int(pick), merged_into__isnull=True)
-        player = found.first()
+        shown = scoring_selectors.visible_players(request.user).filter(pk=int(pick), merged_into__isnull=True)
+        player = shown.first()
         context.update(value=player.name if player else "", picked=player.pk if player else "")
         return render(request, "tournaments/_entry_player.html", context)
     query = request.GET.get(field, request.GET.get("q", ""))[:80]

@@ -40,7 +40,7 @@ def ends_at(rnd: Round, table: Table | None = None, now: dt.datetime | None = No
     if rnd.clock_started_at is None or not timed(rnd):
         return None
     now = now or timezone.now()
-    seconds = rnd.tournament.time_limit * 60 + rnd.clock_extra_seconds
+    seconds: float = rnd.tournament.time_limit * 60 + rnd.clock_extra_seconds
     seconds += _paused(rnd.clock_paused_at, rnd.clock_paused_seconds, now)
     if table is not None:
         seconds += table.extra_seconds + _paused(table.paused_at, table.paused_seconds, now)
@@ -68,6 +68,7 @@ def state(rnd: Round, table: Table | None = None, now: dt.datetime | None = None
         limit = rnd.tournament.time_limit * 60
         return {"round": rnd.number, "ends_at": None, "left": limit, "state": "ready", "paused_left": limit}
     end = ends_at(rnd, table, now)
+    assert end is not None  # a timed round whose clock has started always ends
     left = max(0, int(-(-(end - now).total_seconds() // 1)))
     if paused(rnd, table):
         return {"round": rnd.number, "ends_at": None, "left": left, "state": "paused", "paused_left": left}

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
 from django.core.handlers.asgi import ASGIRequest
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
@@ -33,6 +33,7 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from web.http import HtmxHttpRequest
 from web.ratelimits import client_ip, failed_lookups_limited
 
 from . import clock, live, presence, selectors, services
@@ -186,6 +187,7 @@ def console_state(*, tournament: Tournament, rnd: Round | None = None) -> dict[s
     for a in Adjustment.objects.filter(table__round=rnd, kind__in=SHOWN_DECISIONS).order_by(
         "created_at", "pk"
     ):
+        assert a.table_id is not None  # table__round: a table's decision
         decisions[a.table_id] = a  # the latest
     unchecked = {
         row["table"]: row["deals"]
@@ -321,7 +323,7 @@ def console_part(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @organizer_only
 @require_POST
-def call_acknowledge(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
+def call_acknowledge(request: HtmxHttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
     """The director has seen a table's call: it leaves the console."""
     call = get_object_or_404(DirectorCall, tournament=tournament, pk=pk)
     try:
@@ -338,7 +340,7 @@ def call_acknowledge(request: HttpRequest, tournament: Tournament, pk: int) -> H
 
 @failed_lookups_limited(group="tsoxa.scorekeeper_link")
 @require_http_methods(["GET", "HEAD", "POST"])
-def director_call(request: HttpRequest, token: str) -> HttpResponse:
+def director_call(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A table's sheet calls the director (POST: one tap, silent), or asks how its call stands
     (GET: the button, every minute: the tablet's heartbeat)."""
     table = get_object_or_404(Table.objects.select_related("round__tournament"), token=token)
@@ -375,7 +377,7 @@ def _opened(request: HttpRequest, slug: str, *, let_go: bool) -> tuple[int, str,
 
 
 @require_safe
-async def console_events(request: HttpRequest, slug: str) -> HttpResponse:
+async def console_events(request: HttpRequest, slug: str) -> HttpResponse | StreamingHttpResponse:
     """The console's event stream: the big screen's (``live.events``: rounds, standings, clock) and
     the cache's counter of what only the console shows (a deal in play, a call), read every
     second. Under WSGI (runserver, the tests) it answers at once with the hint to ask again, as the
@@ -409,7 +411,12 @@ async def console_events(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 async def _merged(
-    first: str, stream: AsyncIterator[str], tournament_id: int, stamp: str, count: int, since_count: str
+    first: str,
+    stream: AsyncGenerator[str, None],
+    tournament_id: int,
+    stamp: str,
+    count: int,
+    since_count: str,
 ) -> AsyncIterator[str]:
     yield first
     if since_count != str(count):

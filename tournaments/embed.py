@@ -43,6 +43,8 @@ from django.utils.translation import gettext
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
+from web.http import HtmxHttpRequest
+
 from . import selectors
 from .models import Adjustment, Round, Table, Tournament
 from .services.embed import DEFAULT_BACKGROUND, DEFAULT_COLOUR
@@ -119,7 +121,7 @@ def _etag(parts: tuple[Any, ...]) -> str:
 
 
 def _answer(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     tournament: Tournament,
     *,
     template: str,
@@ -161,7 +163,8 @@ def _answer(
     patch_vary_headers(response, ("HX-Request",))
     audience = {"public": True} if tournament.public else {"private": True}
     patch_cache_control(response, max_age=FRESH_SECONDS if live else QUIET_SECONDS, **audience)
-    response._csp_config = frame_policy(tournament)  # read by ContentSecurityPolicyMiddleware
+    # Read by ContentSecurityPolicyMiddleware, as Django's csp_override sets it (the stubs lack it).
+    response._csp_config = frame_policy(tournament)  # type: ignore[attr-defined]  # stubs: no _csp_config
     return response
 
 
@@ -208,7 +211,7 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> Callable[[], di
 
 @xframe_options_exempt
 @require_safe
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
+def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = _visible(request, slug)
     data = selectors.standings_get(tournament=tournament)
     return _answer(
@@ -223,7 +226,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @xframe_options_exempt
 @require_safe
-def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_detail(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _visible(request, slug)
     rnd = get_object_or_404(tournament.rounds, number=number)
     running = tournament.status == Tournament.Status.RUNNING
@@ -239,7 +242,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @xframe_options_exempt
 @require_safe
-def round_current(request: HttpRequest, slug: str) -> HttpResponse:
+def round_current(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The latest round started (a drawn one waits for its start), or none yet; while the tournament
     runs it follows the rounds as they start."""
     tournament = _visible(request, slug)

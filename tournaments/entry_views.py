@@ -37,7 +37,7 @@ class EntryEditForm(forms.Form):
             del self.fields["number"]  # fixed once the tournament has started
         if not self.is_bound:
             self.initial = {"name": entry.name, "number": entry.number}
-            if not individual:
+            if entry.team is not None:  # not individual
                 self.initial.update(player_a=entry.team.player_a.name, player_b=entry.team.player_b.name)
 
     def changes(self) -> dict:

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from players import club_services as clubs
 from players.models import Club
@@ -17,7 +18,7 @@ from .models import Tournament
 from .services import TournamentError, embed
 
 
-def _metric_choices() -> list[tuple[str, str]]:
+def _metric_choices() -> list[tuple[str, StrOrPromise]]:
     # The metrics' names are marked for translation in tournaments/messages.py.
     return [(key, _(metric.name)) for key, metric in standings.METRICS.items()]
 
@@ -140,9 +141,12 @@ class TournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         # A tournament belongs to a club its organizer runs (a superuser: any); the page shows the choice
         # only to those who run one, and any other club posted is refused.
-        self.fields["club"].queryset = clubs.administered(user)
-        self.club_choices = self.fields["club"].queryset.exists()
-        self.fields["preset"].choices = preset_choices()
+        club, preset = self.fields["club"], self.fields["preset"]
+        assert isinstance(club, forms.ModelChoiceField)  # as declared above
+        assert isinstance(preset, forms.ChoiceField)
+        club.queryset = clubs.administered(user)
+        self.club_choices = club.queryset.exists()
+        preset.choices = preset_choices()
         if not self.is_bound:
             for i in range(4):
                 self.initial.setdefault(f"tiebreak_{i + 1}", "")

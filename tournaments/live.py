@@ -31,8 +31,8 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncGenerator
+from typing import Any, Literal
 
 import redis
 import redis.asyncio as aredis
@@ -52,7 +52,8 @@ STREAM_SECONDS = 30 * 60  # then the browser opens it again (and who may see the
 RETRY_MS = 3000  # how long the browser waits before it opens a dropped stream again
 
 
-def channel(tournament_id: int) -> str:
+def channel(tournament_id: int | Literal["*"]) -> str:
+    """A tournament's channel; ``"*"``: the pattern over every tournament's."""
     return f"tsoxa:tournament:{tournament_id}"
 
 
@@ -107,6 +108,11 @@ def stamp_parts(tournament_id: int) -> tuple[str, int, int, int, int] | None:
     table_history = Table.history.model.objects.filter(
         round_id=Subquery(latest_round.values("pk")[:1])
     ).order_by()
+    prize_models: tuple[type[PrizeSettings | PlacePrize | PrizeCategory], ...] = (
+        PrizeSettings,
+        PlacePrize,
+        PrizeCategory,
+    )
     prizes = {
         f"prizes_{n}": Subquery(
             model.history.model.objects.filter(tournament_id=OuterRef("pk"))
@@ -115,7 +121,7 @@ def stamp_parts(tournament_id: int) -> tuple[str, int, int, int, int] | None:
             .annotate(last=Max("history_id"))
             .values("last")
         )
-        for n, model in enumerate((PrizeSettings, PlacePrize, PrizeCategory))
+        for n, model in enumerate(prize_models)
     }
     found = (
         Tournament.objects.filter(pk=tournament_id)
@@ -424,7 +430,7 @@ def hub() -> _Hub:
     """This process's hub, made with its first stream (one per event loop: the tests run several)."""
     global _hub_now
     loop = asyncio.get_running_loop()
-    url, pattern = settings.LIVE_REDIS_URL, channel("*")  # type: ignore[arg-type]
+    url, pattern = settings.LIVE_REDIS_URL, channel("*")
     current = _hub_now
     if current is None or current.loop is not loop or current.url != url or current.pattern != pattern:
         if current is not None and current.loop is loop:
@@ -521,8 +527,8 @@ async def events(
     *,
     since_version: str = "",
     slot: Slot | None = None,
-    opened: tuple[str, tuple[int, int] | None] | None = None,
-) -> AsyncIterator[str]:
+    opened: tuple[str | None, tuple[int, int] | None] | None = None,
+) -> AsyncGenerator[str, None]:
     """The event stream of one screen, as text/event-stream chunks: first the reconnection delay,
     then ``changed`` whenever the tournament changes (at once if it has since ``since_version``),
     a heartbeat comment after 15 s of silence. The first chunk comes once the stream is listening

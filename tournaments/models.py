@@ -221,7 +221,10 @@ class Entry(Historied, models.Model):
 
     @property
     def name(self) -> str:
-        return self.team.name if self.team_id else self.player.name
+        if self.team is not None:
+            return self.team.name
+        assert self.player is not None  # entry_team_or_player: an entry without a team has a player
+        return self.player.name
 
 
 class Round(Historied, models.Model):

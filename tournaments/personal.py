@@ -41,6 +41,7 @@ from django.views.decorators.http import require_safe
 
 from players.models import Player
 from scoring import messages as catalogue
+from web.http import HtmxHttpRequest
 from web.ratelimits import failed_lookups_limited
 
 from . import clock, live, presence, selectors
@@ -125,7 +126,7 @@ def _seat(table: Table, entry_id: int) -> str:
 def _person(entry: Entry | None, seat: str = "") -> dict[str, Any] | None:
     if entry is None:
         return None
-    players = [p.name for p in entry.team.players] if entry.team_id else []
+    players = [p.name for p in entry.team.players] if entry.team is not None else []
     return {"name": entry.name, "number": entry.number, "players": players, "seat": seat}
 
 
@@ -179,7 +180,8 @@ def _table_row(
         scores = list(decision.scores or [0, 0])[:2] or [0, 0]
         score = (scores[side], scores[1 - side]) if len(scores) == 2 else None
         state = {"paper": "finished", "forfeit": "forfeit", "award": "award"}[decision.kind]
-        outcome = _outcome(*(score or (0, 0)), decision.winner, side, True)
+        ours, others = score or (0, 0)
+        outcome = _outcome(ours, others, decision.winner, side, True)
         return row | {
             "state": state,
             "score": score,
@@ -190,7 +192,8 @@ def _table_row(
     if totals and len(totals) == 2:
         row["score"] = (totals[side], totals[1 - side])
     if match is not None and match.status == "finished":
-        row["outcome"] = _outcome(*row["score"], match.winner, side, False)
+        ours, others = row["score"]
+        row["outcome"] = _outcome(ours, others, match.winner, side, False)
         row["state"] = "finished" if by_deals else "unconfirmed"
         return row
     if rnd.status == Round.Status.DRAFT:
@@ -252,8 +255,9 @@ def personal_state(*, entry: Entry, player: Player | None = None) -> dict[str, A
     tables = list(Table.objects.filter(seated).select_related(*TABLE_RELATED).order_by("round__number"))
     decisions: dict[int, Adjustment] = {}
     if tables:
-        found = Adjustment.objects.filter(table_id__in=[t.pk for t in tables], kind__in=DECIDED)
-        for a in found.order_by("created_at", "pk"):
+        decided = Adjustment.objects.filter(table_id__in=[t.pk for t in tables], kind__in=DECIDED)
+        for a in decided.order_by("created_at", "pk"):
+            assert a.table_id is not None  # table_id__in: a table's decision
             decisions[a.table_id] = a  # the latest
     latest = tournament.rounds.order_by("-number").first()
     rows = [_table_row(t, entry, tournament, decisions.get(t.pk), now) for t in tables]
@@ -266,7 +270,7 @@ def personal_state(*, entry: Entry, player: Player | None = None) -> dict[str, A
         found = next((r for r in standings.get("ranking", []) if r.get("entry") == entry.pk), None)
         if found is not None:
             final = {"rank": found.get("rank") or found.get("position"), "of": len(standings["ranking"])}
-    teammates = list(entry.team.players) if entry.team_id else []
+    teammates = list(entry.team.players) if entry.team is not None else []
     if player is not None:  # the player's name first, then the partner's
         teammates.sort(key=lambda p: p.pk != player.pk)
     return {
@@ -316,14 +320,14 @@ def _context(request: HttpRequest, token: str, entry: Entry, player: Player | No
         "poll_seconds": POLL_SECONDS,
         "optin": _optin(),
     }
-    if player is None and entry.team_id is not None:  # the team's page links to its players' pages
+    if player is None and entry.team is not None:  # the team's page links to its players' pages
         context["player_links"] = [
             {"name": p.name, "url": personal_url(None, entry, p)} for p in entry.team.players
         ]
     return context
 
 
-def _private(response: HttpResponse) -> HttpResponse:
+def _private[R: HttpResponse](response: R) -> R:
     response["X-Robots-Tag"] = "noindex, nofollow"
     response["Cache-Control"] = "private, no-store"  # it changes; its address is a secret
     response["Referrer-Policy"] = "no-referrer"
@@ -531,18 +535,20 @@ def finder_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
                     "against_numbers": [o.number for o in others],
                     "opponents": [{"name": o.name, "number": o.number} for o in others],
                 }
+    empty: dict[str, Any]
     empty = {"table": None, "side": None, "bye": False, "partner": None, "against": [], "against_numbers": [],
              "opponents": []}  # fmt: skip
     rows = []
     for e in entries:
         seat = seats.get(e.pk, empty)
         common = {"number": e.number, "round": rnd.number if rnd else None, **seat}
-        if e.team_id:
+        if e.team is not None:
             rows.append({"name": e.team.name, "kind": "team", "team": None, **common})
             rows.extend(
                 {"name": p.name, "kind": "player", "team": e.team.name, **common} for p in e.team.players
             )
         else:
+            assert e.player is not None  # entry_team_or_player: no team, so a player
             rows.append({"name": e.player.name, "kind": "player", "team": None, **common})
     rows.sort(key=lambda r: (fold(r["name"]), r["kind"] != "team", r["number"] or 0))
     return rows
@@ -565,7 +571,7 @@ def _visible(request: HttpRequest, slug: str) -> Tournament:
 
 
 @require_safe
-def finder(request: HttpRequest, slug: str) -> HttpResponse:
+def finder(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Find your table: a search box, answered without JavaScript (``?q=``) and as one types (htmx)."""
     tournament = _visible(request, slug)
     query = request.GET.get("q", "")[:80].strip()

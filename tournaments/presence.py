@@ -90,12 +90,14 @@ def deal_recorded(sender, match, **kwargs) -> None:
     """A deal recorded (corrected, taken back, a confirmation) at a tournament table: its tablet is
     heard and the consoles are told, once the transaction commits. No query when the match came with
     its table; one small one otherwise (a match outside a tournament finds none)."""
+    found: tuple[int, int] | None
     cached = match._state.fields_cache.get("table", False)
     if cached is not False:
         if cached is None:
             return
-        found = (cached.pk, cached.round.tournament_id if "round" in cached._state.fields_cache else None)
-        if found[1] is None:
+        if "round" in cached._state.fields_cache:
+            found = (cached.pk, cached.round.tournament_id)
+        else:
             found = _table_of(match.pk)
     else:
         try:

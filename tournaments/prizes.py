@@ -33,7 +33,7 @@ from . import live, selectors
 from .models import Entry, PlacePrize, PrizeCategory, PrizeSettings, Tournament
 from .services.common import TournamentError
 
-STEPS = {  # cents a rounded share is a multiple of
+STEPS: dict[str, int] = {  # cents a rounded share is a multiple of
     PrizeSettings.Rounding.CENT: 1,
     PrizeSettings.Rounding.UNIT: 100,
     PrizeSettings.Rounding.FIVE: 500,
@@ -219,8 +219,8 @@ def prize_list(*, tournament: Tournament) -> dict[str, Any]:
     points_key = keys[0] if keys else None
     at = {row["position"]: row for row in placed}
     ties: dict[Any, list[int]] = {}  # the positions of each rank, in the ranking's order
-    for row in placed:
-        ties.setdefault(row["rank"], []).append(row["position"])
+    for placed_row in placed:
+        ties.setdefault(placed_row["rank"], []).append(placed_row["position"])
     tied = {position: group for group in ties.values() if len(group) > 1 for position in group}
     # A tie across the last place with a prize shares its money with the places after it.
     count = max([count, *(max(tied[p]) for p in range(1, count + 1) if p in tied)])
@@ -304,8 +304,9 @@ def prize_list(*, tournament: Tournament) -> dict[str, Any]:
 
 
 def _players(entry: Entry) -> list[str]:
-    if entry.team_id:
+    if entry.team is not None:
         return [entry.team.player_a.name, entry.team.player_b.name]
+    assert entry.player is not None  # entry_team_or_player: no team, so a player
     return [entry.player.name]
 
 
@@ -383,7 +384,8 @@ def prizes_update(
             raise TournamentError(gettext("Each percentage is a number, such as 40 or 12.5.")) from error
         if any(not v.is_finite() or v < 0 for v in values):
             raise TournamentError(gettext("A percentage is never negative."))
-        if any(v.as_tuple().exponent < -2 for v in values):
+        exponents = [v.as_tuple().exponent for v in values]  # finite (checked above): whole numbers
+        if any(isinstance(e, int) and e < -2 for e in exponents):
             raise TournamentError(gettext("A percentage has at most two decimals."))
         total = sum(values, Decimal(0))
         if total > HUNDRED:
@@ -672,7 +674,7 @@ def _prizes_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     extra: dict[str, Any] = {}
     try:
         if what == "split":
-            form = SplitForm(request.POST)
+            form: forms.Form = SplitForm(request.POST)
             if not form.is_valid():
                 extra["split_form"] = form
                 raise TournamentError("")

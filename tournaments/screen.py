@@ -25,7 +25,7 @@ import logging
 import math
 import time
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -348,7 +348,7 @@ def tables_state(tournament: Tournament) -> dict[str, Any]:
     count = presence.changes(tournament.pk)
     rnd = tournament.rounds.order_by("-number").first()
     timed = rnd is not None and round_clock(rnd) is not None
-    found = {
+    found: dict[str, Any] = {
         "count": count,
         "round": None if rnd is None else rnd.number,
         "tables": [] if rnd is None else _tables(rnd, tournament, timed),
@@ -387,12 +387,13 @@ def _finder_rows(tournament: Tournament, rnd: Round | None) -> list[dict[str, An
                 if entry is None:
                     continue
                 where = {"number": entry.number, "table": table.number, "side": "AB"[side]}
-                if entry.team_id:
-                    team = entry.team
+                team = entry.team
+                if team is not None:
                     out.append({"name": team.name, "team": None, **where})
                     for player in (team.player_a, team.player_b):
                         out.append({"name": player.name, "team": team.name, **where})
                 else:
+                    assert entry.player is not None  # entry_team_or_player: no team, so a player
                     out.append({"name": entry.player.name, "team": None, **where})
     out.sort(key=lambda row: (row["name"].casefold(), row["table"] or 0))
     return out
@@ -412,8 +413,8 @@ def _hex(colour: str) -> tuple[int, int, int] | None:
 
 
 def _luminance(rgb: tuple[int, int, int]) -> float:
-    def channel(c: int) -> float:
-        c = c / 255
+    def channel(value: int) -> float:
+        c = value / 255
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
 
     r, g, b = (channel(c) for c in rgb)
@@ -604,7 +605,7 @@ def _too_many(limit: int) -> HttpResponse:
     return response
 
 
-def _event_stream(content: Any) -> HttpResponse:
+def _event_stream(content: Any) -> HttpResponse | StreamingHttpResponse:
     kind = StreamingHttpResponse if not isinstance(content, str) else HttpResponse
     response = kind(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
@@ -613,7 +614,7 @@ def _event_stream(content: Any) -> HttpResponse:
 
 
 @require_safe
-async def screen_events(request: HttpRequest, slug: str) -> HttpResponse:
+async def screen_events(request: HttpRequest, slug: str) -> HttpResponse | StreamingHttpResponse:
     """The screen's event stream, served by the ASGI ``live`` service: it waits without a thread
     and without a database connection, at most ``TSOXA_STREAMS_PER_ADDRESS`` at once per client
     address. A WSGI server (``runserver``, or gunicorn by mistake) answers at once instead, with
@@ -740,7 +741,7 @@ async def _read_counter(tournament_id: int, counts: _Counts) -> int:
 
 async def _merged(
     first: str,
-    stream: AsyncIterator[str],
+    stream: AsyncGenerator[str, None],
     tournament_id: int,
     stamp: str,
     count: int,

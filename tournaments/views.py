@@ -5,10 +5,12 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,6 +20,7 @@ from django_ratelimit.decorators import ratelimit
 
 from scoring.models import Match
 from scoring.permissions import can_see, table_of
+from web.http import HtmxHttpRequest
 from web.ratelimits import failed_lookups_limited
 
 from . import clock, embed, selectors, services
@@ -155,7 +158,7 @@ def prizes(request: HttpRequest, slug: str) -> HttpResponse:
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _visible(request, slug)
     rnd = get_object_or_404(tournament.rounds, number=number)
-    context = {
+    context: dict[str, Any] = {
         "tournament": tournament,
         "round": rnd,
         "tables": selectors.round_tables(rnd=rnd),
@@ -168,7 +171,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @require_safe
-def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+def standings_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = _visible(request, slug)
     context = {"tournament": tournament, "standings": selectors.standings_get(tournament=tournament)}
     template = "tournaments/standings.html#table" if request.htmx else "tournaments/standings.html"
@@ -207,7 +210,7 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
 # its own link is not.
 @failed_lookups_limited(group="tsoxa.scorekeeper_link")
 @require_safe
-def scorekeeper_link(request: HttpRequest, token: str) -> HttpResponse:
+def scorekeeper_link(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The secret link of one table: it opens that table's sheet (and only grants that one)."""
     table = get_object_or_404(Table.objects.select_related("match", "round__tournament"), token=token)
     if table.match is None:  # it says where it is, and asks again every 15 s (htmx) until it starts
@@ -656,7 +659,9 @@ def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     (those are on the organizer's links page)."""
     tournament = _visible(request, slug)
     rnd = get_object_or_404(tournament.rounds, number=number)
-    tables = selectors.round_tables(rnd=rnd).select_related(
+    found = selectors.round_tables(rnd=rnd)
+    assert isinstance(found, QuerySet)  # a round read alone: its tables' query, not a prefetched list
+    tables = found.select_related(
         "entry0__team__player_a", "entry0__team__player_b", "entry1__team__player_a", "entry1__team__player_b"
     )
     context = {

@@ -71,7 +71,8 @@ class FailOpenRedisCache(RedisCache):
         options = {"socket_connect_timeout": TIMEOUT_SECONDS, "socket_timeout": TIMEOUT_SECONDS}
         params = {**params, "OPTIONS": {**options, **params.get("OPTIONS", {})}}
         super().__init__(server, params)
-        self._where = ",".join(self._servers) if isinstance(self._servers, list) else str(self._servers)
+        servers = self._servers  # type: ignore[attr-defined]  # RedisCache's own, not in the stubs
+        self._where = ",".join(servers) if isinstance(servers, list) else str(servers)
 
     def _unreachable(self, operation: str, error: Exception) -> None:
         now = time.monotonic()

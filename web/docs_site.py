@@ -27,7 +27,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import SuspiciousFileOperation
-from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.utils._os import safe_join
 from django.utils.cache import get_conditional_response
 from django.utils.csp import CSP
@@ -84,7 +84,7 @@ def policy(path: Path) -> dict:
     return {**settings.SECURE_CSP, "script-src": [CSP.SELF, *hashes]}
 
 
-def _serve(request: HttpRequest, path: Path, status: int = 200) -> HttpResponse:
+def _serve(request: HttpRequest, path: Path, status: int = 200) -> HttpResponseBase:
     stat = path.stat()
     html = path.suffix == ".html"
     relative = path.relative_to(root()).as_posix()
@@ -93,7 +93,7 @@ def _serve(request: HttpRequest, path: Path, status: int = 200) -> HttpResponse:
         "Last-Modified": http_date(stat.st_mtime),
         "ETag": f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"',
     }
-    response = None
+    response: HttpResponseBase | None = None
     if status == 200:
         # Answered here rather than by ConditionalGetMiddleware, whose 304 would lose the page's own
         # policy: a browser takes a 304's headers over those it kept, and would then refuse the
@@ -111,11 +111,12 @@ def _serve(request: HttpRequest, path: Path, status: int = 200) -> HttpResponse:
         for name, value in headers.items():
             response[name] = value
     if html:
-        response._csp_config = policy(path)  # read by Django's CSP middleware, as csp_override sets it
+        # Read by Django's CSP middleware, as csp_override sets it.
+        response._csp_config = policy(path)  # type: ignore[attr-defined]  # private, not in the stubs
     return response
 
 
-def _not_found(request: HttpRequest) -> HttpResponse:
+def _not_found(request: HttpRequest) -> HttpResponseBase:
     page = root() / NOT_FOUND_PAGE
     if page.is_file():
         return _serve(request, page, status=404)
@@ -124,7 +125,7 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def page(request: HttpRequest, path: str = "") -> HttpResponse:
+def page(request: HttpRequest, path: str = "") -> HttpResponseBase:
     """A file of the built site: a page, or an asset it loads."""
     found = _file(path)
     if found is None:

@@ -62,6 +62,13 @@ def _static_paths() -> list[str]:
     return own + [src.removeprefix(prefix) for src in re.findall(r'src="([^"]+)"', htmx)]
 
 
+def _own(path: str) -> str:
+    """The file of one of the site's own static files (in static/, always there)."""
+    found = finders.find(path)
+    assert found is not None, path  # shipped with the code
+    return found
+
+
 def _digest(paths: list[str]) -> str:
     digest = hashlib.sha256()
     for path in [WORKER_SOURCE, *paths]:
@@ -116,7 +123,7 @@ def _worker_script() -> str:
             + [reverse("engine-worker"), reverse("engine-zip")],
         },
     }
-    with open(finders.find(WORKER_SOURCE), encoding="utf-8") as file:
+    with open(_own(WORKER_SOURCE), encoding="utf-8") as file:
         source = file.read()
     return f"const TSOXA = {json.dumps(config)};\n{source}"
 
@@ -173,7 +180,10 @@ def offline(request: HttpRequest) -> HttpResponse:
 
 # The engine's worker compiles Pyodide's WebAssembly: its own policy allows that ('wasm-unsafe-eval',
 # no eval), the pages keep theirs.
-ENGINE_WORKER_CSP = {**settings.SECURE_CSP, "script-src": [CSP.SELF, CSP.WASM_UNSAFE_EVAL]}
+ENGINE_WORKER_CSP: dict[str, list[str]] = {
+    **settings.SECURE_CSP,
+    "script-src": [CSP.SELF, CSP.WASM_UNSAFE_EVAL],
+}
 
 
 @require_safe
@@ -181,7 +191,7 @@ ENGINE_WORKER_CSP = {**settings.SECURE_CSP, "script-src": [CSP.SELF, CSP.WASM_UN
 def engine_worker(request: HttpRequest) -> HttpResponse:
     """``/engine-worker.js``: static/scoring/engine-worker.js, with a first line naming the static
     files' address (Pyodide's are there), under a policy of its own."""
-    with open(finders.find(ENGINE_WORKER_SOURCE), encoding="utf-8") as file:
+    with open(_own(ENGINE_WORKER_SOURCE), encoding="utf-8") as file:
         source = file.read()
     script = f"const TSOXA_STATIC = {json.dumps(static(''))};\n{source}"
     response = HttpResponse(script, content_type="text/javascript; charset=utf-8")

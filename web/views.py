@@ -69,6 +69,7 @@ def ratelimited(request: HttpRequest, exception: Exception) -> HttpResponse:
     """429, as a problem (api/errors.py) for the API like its other refusals, in plain text
     elsewhere."""
     message = _("Too many attempts: wait a minute and try again.")
+    response: HttpResponse
     if request.path.startswith("/api/"):
         response = problem_response(request, THROTTLED, message)
     else:

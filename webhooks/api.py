@@ -89,13 +89,13 @@ class WebhookSerializer(serializers.ModelSerializer):
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=Event.choices), help_text=EVENTS_HELP
     )
-    tournament = serializers.SlugRelatedField(
+    tournament: serializers.SlugRelatedField[Tournament] = serializers.SlugRelatedField(
         slug_field="slug",
         read_only=True,
         allow_null=True,
         help_text="The tournament whose events are sent; none: a club's",
     )
-    club = serializers.SlugRelatedField(
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
         slug_field="slug",
         read_only=True,
         allow_null=True,
@@ -237,7 +237,8 @@ class WebhookPayloadSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=Event.choices, help_text="The event (also Tsoxa-Event)")
     created = serializers.DateTimeField(help_text="When the event happened")
     tournament = WebhookPayloadTournamentSerializer()
-    data = WebhookPayloadDataSerializer()
+    # The metaclass moves a declared field into _declared_fields: Serializer.data stays the property.
+    data = WebhookPayloadDataSerializer()  # type: ignore[assignment]  # the stubs read it as an override
 
 
 class WebhookDeliverySerializer(serializers.ModelSerializer):
@@ -313,12 +314,12 @@ class WebhookViewSet(
             if not selectors.may_manage_tournament(self.request.user, found):
                 raise PermissionDenied(gettext("Only the tournament's organizer registers its webhooks."))
             return found
-        found = Club.objects.filter(slug=slug).first()
-        if found is None:
+        club = Club.objects.filter(slug=slug).first()
+        if club is None:
             raise ValidationError({"club": [gettext("No such club.")]})
-        if not selectors.may_manage_club(self.request.user, found):
+        if not selectors.may_manage_club(self.request.user, club):
             raise PermissionDenied(gettext("Only the club's admins register its webhooks."))
-        return found
+        return club
 
     @extend_schema(
         request=WebhookCreateSerializer,

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from .models import Event
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # django-stubs' (dev only): str or a lazy translation
+
 # The events as the pages name them (the model's labels are the admin's, in English).
-EVENT_LABELS = {
+EVENT_LABELS: dict[str, StrOrPromise] = {
     Event.MATCH_FINISHED: _("A match finished"),
     Event.ROUND_STARTED: _("A round started"),
     Event.ROUND_FINISHED: _("A round finished"),
@@ -17,7 +22,7 @@ EVENT_LABELS = {
     Event.TOURNAMENT_FINISHED: _("The tournament finished"),
 }
 
-STATUS_LABELS = {
+STATUS_LABELS: dict[str, StrOrPromise] = {
     "pending": _("Being sent"),
     "delivered": _("Delivered"),
     "failed": _("Failed"),

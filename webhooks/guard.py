@@ -166,8 +166,9 @@ def resolve(host: str, port: int) -> tuple[str, ...]:
         raise Refused(gettext("The host name %(host)s could not be resolved.") % {"host": host}) from None
     addresses: list[str] = []
     for *_, sockaddr in found:
-        if sockaddr[0] not in addresses:
-            addresses.append(sockaddr[0])
+        address = sockaddr[0]  # an int only from a Python built without IPv6, for an IPv6 address
+        if isinstance(address, str) and address not in addresses:
+            addresses.append(address)
     if not addresses:
         raise Refused(gettext("The host name %(host)s could not be resolved.") % {"host": host})
     return tuple(addresses)

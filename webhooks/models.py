@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
 
 from players.models import Club
 from tournaments.models import Tournament
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # django-stubs' (dev only): str or a lazy translation
 
 
 class Event(models.TextChoices):
@@ -63,6 +67,9 @@ class Subscription(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    # Not stored: what the webhooks pages (views.py) set for their templates.
+    event_labels: list[StrOrPromise]
+
     class Meta:
         ordering = ["-created_at", "-pk"]
         constraints = [
@@ -94,6 +101,13 @@ class Delivery(models.Model):
     next_attempt_at = models.DateTimeField(null=True, blank=True, help_text="A retry waiting: when")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
+
+    # Not stored: what the subscription's page (views.py) sets for its delivery log.
+    last: Attempt | None
+    attempt_rows: list[Attempt]
+    status_label: StrOrPromise
+    event_label: StrOrPromise
+    pretty: str
 
     class Meta:
         ordering = ["-created_at"]

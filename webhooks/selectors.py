@@ -34,8 +34,9 @@ def may_manage_club(user: Any, club: Club) -> bool:
 
 
 def may_manage(user: Any, subscription: Subscription) -> bool:
-    if subscription.tournament_id:
+    if subscription.tournament is not None:
         return may_manage_tournament(user, subscription.tournament)
+    assert subscription.club is not None  # the table's constraint: a tournament or a club
     return may_manage_club(user, subscription.club)
 
 

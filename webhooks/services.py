@@ -72,7 +72,9 @@ def pause_after() -> int:
 def url_clean(url: str) -> str:
     """The URL as it is stored, once the guard has let it through (its host resolved now)."""
     url = (url or "").strip()
-    if len(url) > Subscription._meta.get_field("url").max_length:
+    max_length = Subscription._meta.get_field("url").max_length
+    assert max_length is not None  # a URLField has one (500)
+    if len(url) > max_length:
         raise WebhookError(gettext("The address is too long (500 characters at most)."), "url")
     try:
         guard.check(url)
@@ -302,12 +304,13 @@ def delivery_attempt(*, delivery_id: str, attempt: int, manual: bool = False) ->
 @transaction.atomic
 def _record(delivery: Delivery, row: Attempt, answer: transport.Answer, manual: bool) -> int | None:
     subscription = Subscription.objects.select_for_update().filter(pk=delivery.subscription_id).first()
-    delivery = Delivery.objects.select_for_update().filter(pk=delivery.pk).first()
+    locked = Delivery.objects.select_for_update().filter(pk=delivery.pk).first()
     row.ok, row.status_code, row.error = answer.ok, answer.status_code, answer.error
     row.response, row.duration_ms = answer.response, answer.duration_ms
     row.save(update_fields=["ok", "status_code", "error", "response", "duration_ms"])
-    if subscription is None or delivery is None:  # deleted meanwhile
+    if subscription is None or locked is None:  # deleted meanwhile
         return None
+    delivery = locked
     now = timezone.now()
     if answer.ok:
         delivery.status, delivery.delivered_at, delivery.next_attempt_at = (

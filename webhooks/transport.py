@@ -62,7 +62,7 @@ class _Bounded:
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise Expired(f"no complete answer within {DEADLINE:g} s")
-        self.settimeout(min(TIMEOUT, left))  # type: ignore[attr-defined]
+        self.settimeout(min(TIMEOUT, left))
         try:
             return call(*args)
         except TimeoutError:
@@ -78,24 +78,24 @@ class _Bounded:
         if room == 0:
             self.capped = True
             return 0
-        got = self._within(super().recv_into, buffer, room, *args)  # type: ignore[misc]
+        got = self._within(super().recv_into, buffer, room, *args)
         self.received += got
         return got
 
-    def recv(self, bufsize, *args):
-        room = self._room(bufsize)
+    def recv(self, buflen=1024, flags=0):  # SSLSocket.recv's parameters
+        room = self._room(buflen)
         if room == 0:
             self.capped = True
             return b""
-        data = self._within(super().recv, room, *args)  # type: ignore[misc]
+        data = self._within(super().recv, room, flags)
         self.received += len(data)
         return data
 
     def send(self, data, *args):
-        return self._within(super().send, data, *args)  # type: ignore[misc]
+        return self._within(super().send, data, *args)
 
     def sendall(self, data, *args):
-        return self._within(super().sendall, data, *args)  # type: ignore[misc]
+        return self._within(super().sendall, data, *args)
 
 
 class _Socket(_Bounded, socket.socket):
@@ -134,7 +134,8 @@ def _connection(target: guard.Target, address: str, deadline: float) -> http.cli
             raise
         return sock
 
-    conn._create_connection = connect_to_checked  # HTTPConnection.connect calls it, then TLS wraps it
+    # HTTPConnection.connect calls it, then TLS wraps it.
+    conn._create_connection = connect_to_checked  # type: ignore[attr-defined]  # private: not in typeshed
     return conn
 
 

@@ -46,7 +46,8 @@ def _owner_page(
                 user=request.user,
                 url=form.cleaned_data["url"],
                 events=form.cleaned_data["events"],
-                **{kind: owner},
+                tournament=owner if isinstance(owner, Tournament) else None,
+                club=owner if isinstance(owner, Club) else None,
             )
         except services.WebhookError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
@@ -108,8 +109,9 @@ def _log(subscription: Subscription) -> list[Delivery]:
 
 
 def _back(subscription: Subscription) -> tuple[str, list[Any]]:
-    if subscription.tournament_id:
+    if subscription.tournament is not None:
         return "webhooks:tournament", [subscription.tournament.slug]
+    assert subscription.club is not None  # the table's constraint: a tournament or a club
     return "webhooks:club", [subscription.club.slug]
 
 

@@ -90,17 +90,23 @@ class ClubSerializer(serializers.ModelSerializer):
     def _user(self):
         return self.context["request"].user
 
+    # With many=True a serializer is a ListSerializer, whose data is a list: the stubs type it as the
+    # serializer itself, whose data is a dict.
+
     @extend_schema_field(MemberSerializer(many=True))
     def get_members(self, club: Club) -> list:
-        return MemberSerializer(selectors.club_members(club=club, user=self._user()), many=True).data
+        members = selectors.club_members(club=club, user=self._user())
+        return MemberSerializer(members, many=True).data  # type: ignore[return-value]  # a list
 
     @extend_schema_field(ClubEventSerializer(many=True))
     def get_events(self, club: Club) -> list:
-        return ClubEventSerializer(selectors.club_events(club=club, user=self._user()), many=True).data
+        events = selectors.club_events(club=club, user=self._user())
+        return ClubEventSerializer(events, many=True).data  # type: ignore[return-value]  # a list
 
     @extend_schema_field(ClubSeasonSerializer(many=True))
     def get_seasons(self, club: Club) -> list:
-        return ClubSeasonSerializer(selectors.club_seasons(club=club, user=self._user()), many=True).data
+        seasons = selectors.club_seasons(club=club, user=self._user())
+        return ClubSeasonSerializer(seasons, many=True).data  # type: ignore[return-value]  # a list
 
 
 class MemberWriteSerializer(serializers.Serializer):

@@ -72,7 +72,7 @@ class ConfirmationSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_tournament(self, confirmation: MatchConfirmation) -> str | None:
-        return confirmation.tournament.slug if confirmation.tournament_id else None
+        return confirmation.tournament.slug if confirmation.tournament is not None else None
 
 
 CONFIRM_EXAMPLE = OpenApiExample(

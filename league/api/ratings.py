@@ -61,7 +61,7 @@ class RatingHistorySerializer(RatingSerializer):
 
 
 class IntegerFilter(django_filters.NumberFilter):
-    field_class = forms.IntegerField
+    field_class = forms.IntegerField  # type: ignore[assignment]  # the stubs allow a DecimalField only
 
 
 class RatingFilter(django_filters.FilterSet):

@@ -3,6 +3,7 @@ admins, a league's owner); and a season's table, counted as ``league.season_poin
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from django.utils.translation import gettext
@@ -56,7 +57,7 @@ UPDATE_EXAMPLES = [
 
 
 class SeasonSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
         slug_field="slug", read_only=True, allow_null=True, help_text="None: a league's"
     )
     owner = serializers.CharField(source="owner.username", read_only=True)
@@ -173,7 +174,7 @@ class SeasonTableSerializer(serializers.Serializer):
 
 
 def table_data(table: selectors.SeasonTable) -> dict[str, Any]:
-    slugs = {t.pk: t.slug for t in table.events}
+    slugs: dict[Hashable, str] = {t.pk: t.slug for t in table.events}  # by Result.event
     season = table.season
     return {
         "season": season.slug,

@@ -23,7 +23,7 @@ def rating_change(players: Any, tournament: Any) -> list[dict[str, Any]]:
     for point in points.order_by("player_id", "position"):
         found.setdefault(point.player_id, []).append(point)
     for player in players:
-        mine = found.get(getattr(player, "pk", None))
+        mine = found.get(player.pk) if player is not None else None
         if not mine:
             continue
         before = (

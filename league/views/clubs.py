@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -53,8 +54,9 @@ class MemberForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.user = user
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if self.errors:
             return data
         if data.get("player"):
@@ -92,7 +94,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
     may_create = clubs.may_create(request.user)
     form = ClubForm(request.POST or None) if may_create else None
     if request.method == "POST":
-        if not may_create:
+        if form is None:  # not may_create
             raise PermissionDenied(gettext("Only the site's staff create clubs."))
         if form.is_valid():
             try:
@@ -168,8 +170,10 @@ def _details(request: HttpRequest, club: Club, form: ClubForm) -> str:
     return gettext("Saved.")
 
 
-# What the manage page's forms do: the form (its prefix on the page) and the service behind it.
-ACTIONS = {
+# What the manage page's forms do: the form (its prefix on the page) and the service behind it,
+# which is given that form once valid. A form class as a callable: MemberForm also takes ``user``.
+Action = tuple[Callable[..., forms.Form], str, Callable[[HttpRequest, Club, Any], str]]
+ACTIONS: dict[str, Action] = {
     "details": (ClubForm, "club", _details),
     "member_add": (MemberForm, "member", _member_add),
     "member_remove": (MemberRemoveForm, "remove", _member_remove),

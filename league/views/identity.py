@@ -71,7 +71,9 @@ class MergeForm(forms.Form):
     def name_choices(self, this: Player, other: Player | None) -> None:
         """The two records by their names, once the other is known."""
         if other is not None:
-            self.fields["keep"].choices = [("this", this.name), ("other", other.name)]
+            keep = self.fields["keep"]
+            assert isinstance(keep, forms.ChoiceField)  # declared above
+            keep.choices = [("this", this.name), ("other", other.name)]
 
 
 # Page parts ------------------------------------------------------------------------------------
@@ -133,6 +135,8 @@ def claims(request: HttpRequest) -> HttpResponse:
 
 
 def _claims_page(request: HttpRequest, error: str | None = None, status: int = 200) -> HttpResponse:
+    user = request.user
+    assert user.is_authenticated  # each view that shows the page is login_required
     decided = []
     if permissions.may_revert(request.user):
         decisions = [PlayerClaim.Status.APPROVED, PlayerClaim.Status.REFUSED]
@@ -141,7 +145,7 @@ def _claims_page(request: HttpRequest, error: str | None = None, status: int = 2
         decided = list(done[:DECIDED_MOST])
     context = {
         "claims": permissions.decidable_claims(request.user),
-        "mine": PlayerClaim.objects.filter(user=request.user, status=PlayerClaim.Status.PENDING)
+        "mine": PlayerClaim.objects.filter(user=user, status=PlayerClaim.Status.PENDING)
         .select_related("player")
         .first(),
         "invitations": list(clubs.invitations(request.user)),

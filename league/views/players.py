@@ -3,6 +3,8 @@ the claimed player's own answer about a match of theirs ("this was me" / "not me
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -42,8 +44,9 @@ class PeriodForm(forms.Form):
             widget=forms.NumberInput(attrs={"placeholder": selectors.LEADERBOARD_MIN_MATCHES}),
         )
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if data.get("from") and data.get("to") and data["from"] > data["to"]:
             raise forms.ValidationError(_("The period ends before it starts: swap the two dates."))
         return data
@@ -112,7 +115,7 @@ def match_answer(request: HttpRequest, pk: int, match: int) -> HttpResponse:
 @require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
     form = PeriodForm(request.GET)
-    context = {"form": form, "rows": None, "min_matches": selectors.LEADERBOARD_MIN_MATCHES}
+    context: dict[str, Any] = {"form": form, "rows": None, "min_matches": selectors.LEADERBOARD_MIN_MATCHES}
     if not form.is_valid():
         return render(request, "players/leaderboard.html", context, status=422)
     data = form.cleaned_data

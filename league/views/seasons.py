@@ -86,15 +86,19 @@ class SeasonForm(forms.Form):
     def __init__(self, *args: Any, user: Any, season: Season | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if season is None:
-            self.fields["club"].queryset = clubs.administered(user)
+            club_field = self.fields["club"]
+            assert isinstance(club_field, forms.ModelChoiceField)  # declared above
+            club_field.queryset = clubs.administered(user)
             self.initial.setdefault("scale", " ".join(map(str, DEFAULT_SCALE)))
         else:
             del self.fields["club"]  # a season stays with its club
         chosen = list(season.tournaments.values_list("pk", flat=True)) if season else []
         newest = list(selectors.choosable_events(user).values_list("pk", flat=True)[:CHOOSABLE])
-        self.fields["tournaments"].queryset = Tournament.objects.filter(
-            Q(pk__in=newest) | Q(pk__in=chosen)
-        ).order_by("-starts_on", "-created_at", "-pk")
+        tournaments_field = self.fields["tournaments"]
+        assert isinstance(tournaments_field, forms.ModelChoiceField)  # an EventChoice, declared above
+        tournaments_field.queryset = Tournament.objects.filter(Q(pk__in=newest) | Q(pk__in=chosen)).order_by(
+            "-starts_on", "-created_at", "-pk"
+        )
 
     def clean_scale(self) -> list[int]:
         parts = re.split(r"[\s,;]+", self.cleaned_data["scale"].strip())

@@ -6,6 +6,8 @@ and that answer is not cached): reloading the page does not show it again.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,6 +21,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from players import tokens
 from players.errors import PlayerError
 from players.models import ApiToken
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # django-stubs' (dev only): str or a lazy translation
 
 # Each scope on the page: its value, its name and what a token of it may do.
 SCOPES = [
@@ -41,7 +46,7 @@ SCOPES = [
         _("Whatever your account may do through the API, making and revoking tokens included."),
     ),
 ]
-SCOPE_NAMES = {value: name for value, name, _line in SCOPES}
+SCOPE_NAMES: dict[str, StrOrPromise] = {value: name for value, name, _line in SCOPES}
 
 
 class TokenForm(forms.Form):

@@ -4,9 +4,10 @@ the engine's."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -31,6 +32,9 @@ from .pad import (
     Chip,
     pad_chips,
 )
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def rules_options(ruleset: str, options: dict[str, Any] | None) -> Any:
@@ -169,7 +173,8 @@ class DealForm(forms.Form):
 
     def refreshed(self, version: int) -> DealForm:
         """The same pad, as typed, now on the sheet's current version."""
-        data = self.data.copy()
+        # a posted pad's QueryDict (a dict in tests); ``Form.data`` is typed as any Mapping
+        data = self.data.copy() if isinstance(self.data, QueryDict) else dict(self.data)
         data["version"] = str(version)
         form = DealForm(data, ruleset=self.ruleset, options=self.match_options)
         form.is_valid()
@@ -193,6 +198,8 @@ class DealForm(forms.Form):
         if deal.thrown_in:
             return initial
         pad = PADS[ruleset]
+        # a deal not thrown in has both (engine.Deal's own check)
+        assert deal.maker is not None and deal.card_points is not None
         initial.update(maker=deal.maker, points_team=deal.maker, card_points=deal.card_points[deal.maker])
         initial["last_trick"] = f"capo{deal.capot}" if deal.capot is not None else str(deal.last_trick)
         if deal.declarations_winner is not None:
@@ -237,6 +244,7 @@ class DealForm(forms.Form):
         contest = self.pad.contest
         if contest == "announcements":
             rules = engine.get_ruleset(self.ruleset)
+            assert isinstance(rules, Coinche)  # only Coinche's pad has the announcements contest
             points = rules.announcement_value(code, suit or "hearts", self.rules_options)
             return 2 * points + (code not in COINCHE_SEQUENCES) if points else 0
         if contest == "sequences":
@@ -327,12 +335,13 @@ class DealForm(forms.Form):
             return rules.deck(suit, self.rules_options)
         return DECK_TOTALS[suit] if suit else 152
 
-    def suit_choices(self) -> list[tuple[str, str, str, int]]:
+    def suit_choices(self) -> list[tuple[str, StrOrPromise, StrOrPromise, int]]:
         """(value, symbol, name, deck total) of each suit the pad offers."""
         return [(s, SUIT_LABELS[s], SUIT_NAMES[s], self.deck(s)) for s in self.suits]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if data.get("thrown_in"):
             data["deal"] = {"thrown_in": True}
             return data

@@ -161,9 +161,14 @@ class MatchForm(forms.Form):
         teams = selectors.visible_teams(user).select_related("player_a", "player_b")
         players = selectors.visible_players(user)
         for t in (0, 1):
-            self.fields[f"team{t}_pick"].queryset = teams
-            self.fields[f"team{t}_player_a_id"].queryset = players
-            self.fields[f"team{t}_player_b_id"].queryset = players
+            for name, queryset in (
+                (f"team{t}_pick", teams),
+                (f"team{t}_player_a_id", players),
+                (f"team{t}_player_b_id", players),
+            ):
+                field = self.fields[name]
+                assert isinstance(field, forms.ModelChoiceField)  # _team_pick()'s and _player_pick()'s
+                field.queryset = queryset
         self.recent_teams = list(recent_teams)
         # A preset select per game (``preset_coinche``): only the chosen game's counts.
         named: dict[str, list[tuple[str, str]]] = {key: [] for key in engine.RULESETS}
@@ -210,6 +215,7 @@ class MatchForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         data["ruleset"] = data.get("ruleset") or "mpourloto"
         for t in (0, 1):
             if data.get(f"team{t}_pick") is not None or f"team{t}_pick" in self.errors:

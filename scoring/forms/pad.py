@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # django-stubs' (dev only): str or a lazy translation
 
 TEAM_CHOICES = [(0, _("Team 1")), (1, _("Team 2"))]
 LAST_TRICK_CHOICES = [
@@ -15,7 +18,7 @@ LAST_TRICK_CHOICES = [
     ("capo0", _("Team 1 capot")),
     ("capo1", _("Team 2 capot")),
 ]
-SUIT_LABELS = {
+SUIT_LABELS: dict[str, StrOrPromise] = {
     "clubs": "♣",
     "diamonds": "♦",
     "hearts": "♥",
@@ -23,7 +26,7 @@ SUIT_LABELS = {
     "notrump": pgettext_lazy("short for no trumps", "NT"),
     "alltrump": pgettext_lazy("short for all trumps", "AT"),
 }
-SUIT_NAMES = {
+SUIT_NAMES: dict[str, StrOrPromise] = {
     "clubs": _("clubs"),
     "diamonds": _("diamonds"),
     "hearts": _("hearts"),
@@ -42,8 +45,8 @@ TOUT_ATOUT_BELOTES = 4  # one a suit
 @dataclass(frozen=True)
 class Chip:
     code: str
-    label: str
-    title: str
+    label: StrOrPromise
+    title: StrOrPromise
     most: int = 4
 
 
@@ -51,9 +54,9 @@ class Chip:
 class Pad:
     """What a game's deal pad asks, in the order the table announces it."""
 
-    maker_label: str
-    capot_word: str
-    maker_missing: str  # the error when no team is tapped
+    maker_label: StrOrPromise
+    capot_word: StrOrPromise
+    maker_missing: StrOrPromise  # the error when no team is tapped
     chips: tuple[Chip, ...] = ()
     suits: tuple[str, ...] = ()  # the contract's suits to tap; none: no contract asked
     bids: bool = False

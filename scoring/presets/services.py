@@ -48,7 +48,8 @@ def _checked_name(name: Any, *, exclude: int | None = None) -> str:
             f"a preset's name has at most {NAME_MAX} characters, without control characters", field="name"
         )
     folded = name.casefold()
-    saved = RulePreset.objects.exclude(pk=exclude).values_list("name", flat=True)
+    rows = RulePreset.objects.all() if exclude is None else RulePreset.objects.exclude(pk=exclude)
+    saved = rows.values_list("name", flat=True)
     taken = any(p.name.casefold() == folded for p in BUILT_IN) or any(o.casefold() == folded for o in saved)
     if taken:
         raise engine.ScoringError("a preset of that name exists already: choose another name", field="name")
@@ -141,6 +142,7 @@ def _owned(preset: Preset, user: Any) -> RulePreset:
         raise engine.ScoringError("a built-in preset cannot be changed: make a copy of it", field="preset")
     if not preset.may_change(user):
         raise engine.ScoringError("only the preset's owner may change it", field="preset")
+    assert preset.pk is not None  # not built in: a saved preset
     return RulePreset.objects.select_for_update().get(pk=preset.pk)
 
 

@@ -88,14 +88,16 @@ class BulkLineSerializer(serializers.Serializer):
     text = serializers.CharField()
     team = serializers.CharField(help_text="The team's name; in an individual event, the player's")
     ok = serializers.BooleanField()
-    errors = serializers.ListField(child=serializers.CharField(), help_text="What is wrong, in words")
+    errors = serializers.ListField(  # type: ignore[assignment]  # a declared field: DRF's metaclass takes it off the class
+        child=serializers.CharField(), help_text="What is wrong, in words"
+    )
     players = BulkPlayerSerializer(many=True)
 
 
 class BulkPreviewSerializer(serializers.Serializer):
     ok = serializers.BooleanField(help_text="Every line is right: it can be entered")
     individual = serializers.BooleanField()
-    errors = serializers.ListField(
+    errors = serializers.ListField(  # type: ignore[assignment]  # a declared field: DRF's metaclass takes it off the class
         child=serializers.CharField(), help_text="What is wrong with the whole (registration closed)"
     )
     lines = BulkLineSerializer(many=True)

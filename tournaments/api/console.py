@@ -48,7 +48,9 @@ class ConsoleTableSerializer(serializers.Serializer):
         choices=TABLE_STATES,
         help_text="unconfirmed: finished, waiting for the other team's confirmation",
     )
-    label = serializers.CharField(help_text="The state in words, in the request's language")
+    label = serializers.CharField(  # type: ignore[assignment]  # a declared field: DRF's metaclass takes it off the class
+        help_text="The state in words, in the request's language"
+    )
     done = serializers.BooleanField(help_text="The next round waits for this table no more")
     played = serializers.IntegerField(help_text="Deals played")
     totals = serializers.ListField(child=serializers.IntegerField(), allow_null=True)

@@ -7,7 +7,7 @@ its path with the round's GET: ``api.py`` maps it (``round.mapping.delete``) to 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from scoring import api_schema as scoring_schema
 
 from .. import services
-from ..models import Adjustment, Table
+from ..models import Adjustment, Table, Tournament
 from ..services.paper import MAX_TOTAL
 
 
@@ -50,7 +50,9 @@ class PaperWriteSerializer(serializers.Serializer):
 class PaperResultSerializer(serializers.Serializer):
     """A table's result typed from its paper sheet (``TableSerializer.paper``)."""
 
-    source = serializers.ChoiceField(choices=["paper"], help_text="Always paper: from the paper sheet")
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # a declared field: DRF's metaclass takes it off the class
+        choices=["paper"], help_text="Always paper: from the paper sheet"
+    )
     totals = scoring_schema.pair(serializers.IntegerField(), "Both sides' totals, from the paper sheet")
     winner = serializers.IntegerField(allow_null=True, help_text="The side given the match; null: a draw")
     counts = serializers.BooleanField(
@@ -95,6 +97,10 @@ def paper_answers(*, table: type[serializers.Serializer], rnd: type[serializers.
 
 
 class PaperActions:
+    if TYPE_CHECKING:
+
+        def _managed(self) -> Tournament: ...  # TournamentViewSet's (viewset.py)
+
     @extend_schema(
         methods=["POST"],
         summary="Enter a table's result from its paper sheet",

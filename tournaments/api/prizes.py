@@ -34,7 +34,7 @@ class PrizePlaceSerializer(serializers.Serializer):
     tied = serializers.BooleanField(
         help_text="Its team shares its rank with another: teams the tie-breaks cannot separate"
     )
-    label = serializers.CharField(
+    label = serializers.CharField(  # type: ignore[assignment]  # a declared field: DRF's metaclass takes it off the class
         help_text='The place as written, in the request\'s language: "2", or "=2" on each line of a '
         "shared place"
     )

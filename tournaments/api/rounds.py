@@ -35,7 +35,9 @@ class TableSerializer(serializers.ModelSerializer):
     def get_paper(self, table: Table) -> dict[str, Any] | None:
         """The table's result typed from its paper sheet (``source``: "paper", ``totals``, ``winner``,
         ``counts``: false once its deals finished the match and replaced it); null: none."""
-        return paper_results(self.context, table)
+        context = self.context
+        assert isinstance(context, dict)  # DRF's context is the root serializer's dict (the stubs: a Mapping)
+        return paper_results(context, table)
 
     @extend_schema_field(
         scoring_schema.pair(
@@ -51,16 +53,19 @@ class TableSerializer(serializers.ModelSerializer):
                 {"entry": e.pk, "number": e.number, "team": e.name} if e else None
                 for e in (table.entry0, table.entry1)
             ]
-        return [
-            {
-                "entry": e.pk,
-                "number": e.number,
-                "team": partnership_name(e.name, p.name),
-                "entries": [e.pk, p.pk],
-                "players": [e.name, p.name],
-            }
-            for e, p in ((table.entry0, table.partner0), (table.entry1, table.partner1))
-        ]
+        sides: list[dict[str, Any] | None] = []
+        for e, p in ((table.entry0, table.partner0), (table.entry1, table.partner1)):
+            assert e is not None and p is not None  # an individual table seats four (a sit-out: no partner0)
+            sides.append(
+                {
+                    "entry": e.pk,
+                    "number": e.number,
+                    "team": partnership_name(e.name, p.name),
+                    "entries": [e.pk, p.pk],
+                    "players": [e.name, p.name],
+                }
+            )
+        return sides
 
     @extend_schema_field(api_schema.TableMatchSerializer(allow_null=True))
     def get_match(self, table: Table) -> dict[str, Any] | None:
@@ -85,7 +90,8 @@ class RoundSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(TableSerializer(many=True))
     def get_tables(self, rnd: Round) -> list[dict[str, Any]]:
-        return TableSerializer(selectors.round_tables(rnd=rnd), many=True, context=self.context).data
+        tables = TableSerializer(selectors.round_tables(rnd=rnd), many=True, context=self.context)
+        return tables.data  # type: ignore[return-value]  # many=True: a list (the stubs see one dict)
 
 
 paper_answers(table=TableSerializer, rnd=RoundSerializer)  # its actions answer with these

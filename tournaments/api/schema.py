@@ -176,6 +176,7 @@ class EntrySerializer(serializers.ModelSerializer):
 
     def get_players(self, entry: Entry) -> list[str]:
         """The team's two players; an individual event's entry: its one player."""
-        if entry.team_id is None:
+        if entry.team is None:
+            assert entry.player is not None  # entry_team_or_player: no team, so a player
             return [entry.player.name]
         return [entry.team.player_a.name, entry.team.player_b.name]

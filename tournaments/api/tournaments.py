@@ -22,7 +22,7 @@ from ..models import Tournament
 
 class TournamentSerializer(serializers.ModelSerializer):
     organizer = serializers.CharField(source="organizer.username", read_only=True)
-    club = serializers.SlugRelatedField(
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
         slug_field="slug",
         read_only=True,
         allow_null=True,

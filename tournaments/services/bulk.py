@@ -218,7 +218,7 @@ def bulk_lines(text: str) -> list[tuple[int, str, list[str]]]:
     if len(text.encode("utf-8")) > MOST_BYTES:
         raise TournamentError(_too_big())
     text = text.removeprefix("\ufeff")
-    lines = []
+    lines: list[tuple[int, str, list[str]]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
@@ -288,7 +288,9 @@ def bulk_matches(
     }
     # Every record of these people (their roots and the records merged into them).
     root_of = {pk: pk for pk in roots}
-    root_of.update(Player.objects.filter(merged_into__in=roots).values_list("pk", "merged_into"))
+    for pk, into in Player.objects.filter(merged_into__in=roots).values_list("pk", "merged_into"):
+        assert into is not None  # merged_into__in: each was merged into one of the roots
+        root_of[pk] = into
     ids = list(root_of)
     # Their last event: the latest entry in a tournament this person sees (not this one).
     shown = Q(tournament__public=True)
@@ -546,8 +548,8 @@ def _teams(names: Sequence[str], pairs: Sequence[tuple[Player, Player]]) -> list
     known = [p.pk for pair in pairs for p in pair if p.pk is not None]
     existing: dict[tuple[str, frozenset[int]], Team] = {}
     if known:
-        for team in Team.objects.filter(player_a__in=known, player_b__in=known):
-            existing.setdefault((_key(team.name), frozenset((team.player_a_id, team.player_b_id))), team)
+        for found in Team.objects.filter(player_a__in=known, player_b__in=known):
+            existing.setdefault((_key(found.name), frozenset((found.player_a_id, found.player_b_id))), found)
     teams: list[Team] = []
     fresh: list[Team] = []
     for name, (a, b) in zip(names, pairs, strict=True):

@@ -42,9 +42,10 @@ def round_clock(
     now = timezone.now()
     target: Round | Table = rnd
     if table is not None:
-        target = Table.objects.select_for_update().filter(round=rnd, number=table).first()
-        if target is None or target.is_bye:
+        locked = Table.objects.select_for_update().filter(round=rnd, number=table).first()
+        if locked is None or locked.is_bye:
             raise TournamentError(gettext("No such table."))
+        target = locked
         if action == "start":
             raise TournamentError(gettext("The clock starts for the whole round."))
     if action != "start" and rnd.clock_started_at is None:

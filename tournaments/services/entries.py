@@ -187,8 +187,8 @@ def _picked(
                 gettext("One id (or null) beside each player's name: %(n)s.") % {"n": count}
             )
         wanted = [pk for pk in player_ids if pk is not None and pk not in {p.pk for p in current}]
-        for pk in wanted:
-            if not isinstance(pk, int) or isinstance(pk, bool) or pk < 1:
+        for wanted_pk in wanted:
+            if not isinstance(wanted_pk, int) or isinstance(wanted_pk, bool) or wanted_pk < 1:
                 raise TournamentError(gettext("A player's id is a whole number."))
         found = {p.pk: p for p in current}
         found.update(scoring_selectors.visible_players(user).in_bulk(wanted))
@@ -271,6 +271,7 @@ def _individual_player(
     entry: Entry, players: Sequence[str] | None, player_ids: Sequence[int | None] | None, user: Any
 ):
     """An individual event's entry edited: its one player (``name`` is the player's name)."""
+    assert entry.player is not None  # an individual event's entry is its player
     chosen = _picked(entry, [entry.player], players, player_ids, user)
     (player,) = _made(chosen)
     if player.pk == entry.player_id:
@@ -343,7 +344,8 @@ def entry_edit(
 
 
 def _names(entry: Entry) -> str:
-    if entry.team_id is None:
+    if entry.team is None:
+        assert entry.player is not None  # entry_team_or_player: no team, so a player
         return entry.player.name
     return f"{entry.team.player_a.name} & {entry.team.player_b.name}"
 
@@ -358,11 +360,12 @@ def _team_edit(
     from players.models import Team
 
     tournament, team = entry.tournament, entry.team
+    assert team is not None  # entry_edit calls this for a team's entry only
     current = [team.player_a, team.player_b]
     chosen = _picked(entry, current, players, player_ids, user) if (players or player_ids) else current
-    same_players = all(isinstance(p, Player) for p in chosen) and [p.pk for p in chosen] == [
-        p.pk for p in current
-    ]
+    same_players = all(isinstance(p, Player) for p in chosen) and [
+        p.pk for p in chosen if isinstance(p, Player)
+    ] == [p.pk for p in current]
     new_name = name if name is not None else team.name
     if same_players and new_name == team.name:
         return
@@ -435,7 +438,7 @@ def entry_reinstate(*, entry: Entry, user: Any = None) -> Entry:
         raise TournamentError(gettext("The tournament is finished: only a result can still be corrected."))
     people = (
         Q(player=entry.player_id)
-        if entry.team_id is None
+        if entry.team is None
         else (Q(team__player_a__in=entry.team.players) | Q(team__player_b__in=entry.team.players))
     )
     clash = (

@@ -61,6 +61,7 @@ def tournament_finish(
     now = timezone.now()
     if in_play == IN_PLAY.TOTALS:
         for table in open_tables:
+            assert table.match is not None  # open_tables leaves out the tables without a match
             try:
                 match = scoring_services.match_finish(match=table.match, user=user)
             except engine.ScoringError:  # no deal played: nothing to finish it on

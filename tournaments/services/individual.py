@@ -157,6 +157,7 @@ def next_round(tournament: Tournament, playing: Sequence[int]) -> movement.Indiv
     # A late entry's missed rounds count as sat out: it does not sit out again before the others.
     late = Entry.objects.filter(pk__in=playing, joined_round__gt=1).values_list("pk", "joined_round")
     for entry, joined in late:
+        assert joined is not None  # joined_round__gt=1 left out the entries without one
         sat_out[entry] += joined - 1
     # Pairs kept apart (a couple, a family): by preference never partners.
     avoid = {frozenset(pair) for pair in tournament.avoid if len(set(pair)) == 2}
@@ -237,7 +238,7 @@ def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], u
     setattr(a, f"{SEATS[sa]}_id", eb)
     setattr(b, f"{SEATS[sb]}_id", ea)
     ordered = sorted(tables.values(), key=lambda t: t.number)
-    seated = [(t.entry0_id, t.partner0_id, t.entry1_id, t.partner1_id) for t in ordered if not t.is_bye]
+    seated = [_seats(t) for t in ordered if not t.is_bye]
     out = [t.entry0_id for t in ordered if t.is_bye]
     try:
         check_individual([e for seats in seated for e in seats] + out, seated, out)
@@ -250,6 +251,13 @@ def round_swap(*, rnd: Round, first: tuple[int, int], second: tuple[int, int], u
         table.save()
     live.publish(rnd.tournament_id, "round")
     return rnd
+
+
+def _seats(table: Table) -> tuple[int, int, int, int]:
+    """A drawn individual table's four players, in the order of its seats 0-3."""
+    partner0, entry1, partner1 = table.partner0_id, table.entry1_id, table.partner1_id
+    assert partner0 is not None and entry1 is not None and partner1 is not None  # no sit-out: all four seated
+    return (table.entry0_id, partner0, entry1, partner1)
 
 
 def partnership_name(first: str, second: str) -> str:
@@ -267,9 +275,10 @@ def match_teams(table: Table) -> list[tuple[str, tuple[Player, Player]]]:
     people, so no new player is made."""
     teams = []
     for entry, partner in ((table.entry0, table.partner0), (table.entry1, table.partner1)):
-        teams.append(
-            (partnership_name(entry.player.name, partner.player.name), (entry.player, partner.player))
-        )
+        assert entry is not None and partner is not None  # a four-seat table: every seat taken
+        first, second = entry.player, partner.player
+        assert first is not None and second is not None  # an individual event's entries are players
+        teams.append((partnership_name(first.name, second.name), (first, second)))
     return teams
 
 

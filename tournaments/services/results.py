@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from django.db import NotSupportedError
 from django.db.models import Case, F, Func, IntegerField, OuterRef, Q, Subquery, When
@@ -183,7 +183,9 @@ def adjustments(tournament: Tournament) -> list[tuple]:
     return found
 
 
-def _decisions(tournament: Tournament, paper: Sequence[int] = ()) -> list[tuple[str, int, standings.Result]]:
+def _decisions(
+    tournament: Tournament, paper: Collection[int] = ()
+) -> list[tuple[str, int, standings.Result]]:
     """The tables the director decided (a forfeit or a match awarded): the latest decision of each,
     as a result with the scores the organizer set, whatever was played there; then the tables whose
     paper result counts (``_paper_counted``), as a result with the paper's totals (no deals: nothing
@@ -256,8 +258,9 @@ def _apply_playoffs(
 ) -> list[standings.Row]:
     """Teams level at a cut take the order of their finished, decisive play-off."""
     rows = list(rows)
-    for results in playoffs:
-        if any(r is None for r in results):
+    for played in playoffs:
+        results = [r for r in played if r is not None]
+        if len(results) < len(played):
             continue
         group = {e for r in results for e in (r.a, r.b) if e is not None}
         positions = [i for i, row in enumerate(rows) if row.entry in group]

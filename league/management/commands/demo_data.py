@@ -52,7 +52,7 @@ def demo_deal(rng: random.Random, number: int) -> dict:
                 "melds": [["seq3"], []] if maker == 0 else [[], ["seq3"]]}  # fmt: skip
     makers = rng.randint(40, 130) if number % 5 else rng.randint(30, 70)
     cards = [makers, 152 - makers] if maker == 0 else [152 - makers, makers]
-    melds = [[], []]
+    melds: list[list[str]] = [[], []]
     if rng.random() < 0.4:
         melds[rng.randrange(2)].append(rng.choice(["seq3", "seq3", "seq4", "mpourloto"]))
     return {"maker": maker, "card_points": cards, "last_trick": rng.randrange(2), "melds": melds}
@@ -133,6 +133,16 @@ class Command(BaseCommand):
             for name in names
         ]
 
+    def enter(self, tournament: Tournament, name: str, names: list[str]) -> None:
+        """The team of these regulars enters, its players picked (the same records in every event)."""
+        people = self.people(names)
+        tournaments.entry_register(
+            tournament=tournament,
+            name=name,
+            players=[p.name for p in people],
+            player_ids=[p.pk for p in people],
+        )
+
     def demo_cup(self, user, rng: random.Random, club: Club) -> None:
         """Last week's round robin of the first four night teams, 2 deals a match, played to its end."""
         cup = tournaments.tournament_create(
@@ -144,13 +154,14 @@ class Command(BaseCommand):
             starts_on=timezone.localdate() - datetime.timedelta(days=7),
         )
         for name, players in NIGHT_TEAMS[:4]:
-            tournaments.entry_register(tournament=cup, name=name, players=self.people(players))
+            self.enter(cup, name, players)
         tournaments.tournament_start(tournament=cup, user=user)
         for _ in range(3):
             rnd = tournaments.round_start(
                 rnd=tournaments.round_generate(tournament=cup, user=user), user=user
             )
             for table in rnd.tables.filter(match__isnull=False).select_related("match"):
+                assert table.match is not None  # filtered above
                 for number in range(2):
                     services.deal_record(match=table.match, deal=demo_deal(rng, number + 1), user=user)
             tournaments.standings_refresh(tournament_id=cup.pk)
@@ -161,7 +172,7 @@ class Command(BaseCommand):
             organizer=user, name="Friday club night", swiss_rounds=3, deals_per_match=4, cuts=[1], club=club
         )
         for name, players in NIGHT_TEAMS:  # the cup's players are the same people, picked
-            tournaments.entry_register(tournament=night, name=name, players=self.people(players))
+            self.enter(night, name, players)
         tournaments.tournament_start(tournament=night, user=user)
         for round_number in (1, 2):
             rnd = tournaments.round_generate(tournament=night, user=user)
@@ -170,7 +181,7 @@ class Command(BaseCommand):
                 if table.match is None or (round_number == 2 and table.number > 2):
                     continue
                 number = 0
-                while Match.objects.get(pk=table.match_id).status != Match.Status.FINISHED:
+                while Match.objects.get(pk=table.match.pk).status != Match.Status.FINISHED:
                     deal = demo_deal(rng, number)
                     services.deal_record(match=table.match, deal=deal, user=user)
                     number += 1
