@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import uuid
-from typing import Any
+from typing import Any, cast
 
 import django_filters
 from django.db import transaction
@@ -243,7 +243,8 @@ class MatchDetailSerializer(MatchListSerializer):
         fields = [*MatchListSerializer.Meta.fields, "deals", "sheet"]
 
     def _sheet(self, match: Match) -> selectors.MatchSheet:
-        cache = self.context.setdefault("sheets", {})
+        # The view's context, a dict (the stubs say a read-only Mapping): a sheet is worked out once.
+        cache = cast("dict[str, Any]", self.context).setdefault("sheets", {})
         if match.pk not in cache:
             cache[match.pk] = selectors.match_sheet(match=match)
         return cache[match.pk]
@@ -340,9 +341,11 @@ def visible_matches(user):
 def _enforce_csrf(request) -> None:
     """A write from a browser's session (a table's tablet, no account) needs the page's CSRF token,
     as DRF's SessionAuthentication asks of signed-in sessions."""
-    check = CSRFCheck(lambda _request: None)
+    # As DRF's own check: a get_response never called and no view (Django reads only a view's
+    # csrf_exempt), which the stubs' types leave out.
+    check = CSRFCheck(lambda _request: None)  # type: ignore[arg-type]  # never called: returns no response
     check.process_request(request._request)
-    reason = check.process_view(request._request, None, (), {})
+    reason = check.process_view(request._request, None, (), {})  # type: ignore[arg-type]  # None: no view
     if reason:
         raise PermissionDenied(f"CSRF failed: {reason}")
 
@@ -352,6 +355,16 @@ def _an_id(pk: Any) -> int:
     if not re.fullmatch(r"[0-9]{1,18}", str(pk)):
         raise NotFound
     return int(pk)
+
+
+def _scored(match: Match, deal: Deal) -> tuple[Any, Any, engine.MatchState]:
+    """The rule set, options and state the match's sheet now stands at: those the new deal was
+    scored with and left (``deal_record``), else (a deal that ended a timed match) the match's."""
+    scored = getattr(deal, "scored", None)
+    if scored is not None:
+        return scored
+    rules = engine.get_ruleset(match.ruleset)
+    return rules, rules.options(match.options), engine.MatchState.from_dict(match.state)
 
 
 def actor(request):
@@ -555,9 +568,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                 expected_version=self._if_match(),
             )
         if deal.created:  # answered from the state the deal left: nothing read again
-            rules = engine.get_ruleset(match.ruleset)
-            state = engine.MatchState.from_dict(match.state)
-            sheet, row = engine.sheet_of(rules, rules.options(match.options), state), deal.row
+            sheet, row = engine.sheet_of(*_scored(match, deal)), deal.row
         else:  # a resend: the deal first recorded (its row, if still in play) and the sheet as it is now
             data = selectors.match_sheet(match=match)
             sheet = data.sheet

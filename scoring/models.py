@@ -13,6 +13,7 @@ match is kept in its history (django-simple-history: who, when, what).
 """
 
 import functools
+import uuid
 
 from django.conf import settings
 from django.db import models
@@ -100,6 +101,13 @@ class Match(Historied, models.Model):
     access_user: int
     access_keeps: bool
     access_read_only: bool
+    # Not stored either: services.match_lock marks the match it locked (``row_locked``, also set by
+    # services._deal_record before finishing a match it locked) with the client key it was read for
+    # (``locked_key``); deal_sql.read_locked sets ``deal_facts`` (the last position and the id of the
+    # deal recorded with that key; None: another change committed meanwhile, ask again).
+    row_locked: bool
+    locked_key: uuid.UUID | None
+    deal_facts: tuple[int | None, int | None] | None
 
     class Meta:
         ordering = ["-created_at"]
@@ -180,10 +188,12 @@ class Deal(Historied, models.Model):
     )
     history = HistoricalRecords(history_manager=History)
     # Not stored: what services.deal_record says of the deal it returns: recorded now (not a key sent
-    # again), and then its sheet row and number (None for a deal sent again).
+    # again), and then its sheet row and number (None for a deal sent again), and the rule set, options
+    # and state the match's sheet stands at after it (None: read the match).
     created: bool
     row: engine.SheetRow | None
     number: int | None
+    scored: tuple[engine.RuleSet, object, engine.MatchState] | None
 
     class Meta:
         ordering = ["match", "position"]

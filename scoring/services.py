@@ -82,6 +82,7 @@ def _state(match: Match) -> tuple[engine.MatchState, list[int]]:
     if match.state:
         return engine.MatchState.from_dict(match.state), list(match.suffered or (0, 0))
     sheet = _replay(match, [d.as_engine() for d in _active(match)])
+    assert sheet.state is not None  # a replay's sheet carries the state its last deal left
     return sheet.state, suffered(sheet)
 
 
@@ -133,7 +134,12 @@ def _check_version(match: Match, expected_version: int | None) -> None:
 
 def fingerprint(deal: engine.Deal) -> str:
     """What a deal says, as a short hash: a resend under the same client key must say the same."""
-    text = json.dumps(deal.to_dict(), sort_keys=True, separators=(",", ":"))
+    return _fingerprint(deal.to_dict())
+
+
+def _fingerprint(data: Mapping[str, Any]) -> str:
+    """``fingerprint`` of a deal's ``to_dict()``."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -183,6 +189,7 @@ def _verdict(match: Match, state: engine.MatchState, suffered_deals: list[int]) 
 
 def _apply_sheet(match: Match, sheet: engine.Sheet, user: Any, *, ended: Any = None) -> None:
     """``_apply`` after a replay of the whole match."""
+    assert sheet.state is not None  # a replay's sheet carries the state its last deal left
     _apply(match, sheet.state, suffered(sheet), user, ended=ended)
 
 
@@ -446,12 +453,13 @@ def _deal_record(
             version=match.version,
         )
     state, row = engine.step(rules, opts, state, new)
+    data = new.to_dict()
     record = Deal(
         match=match,
         position=(last or 0) + 1,
-        data=new.to_dict(),
+        data=data,
         client_key=client_key,
-        client_fingerprint=fingerprint(new) if client_key else "",
+        client_fingerprint=_fingerprint(data) if client_key else "",
         entered_by=user,
     )
     record._history_user = user
@@ -465,10 +473,14 @@ def _deal_record(
     # write, in the statements deal_sql.py writes by hand.
     deal_sql.write_recorded(match, record, user)
     match_changed.send(sender=Match, match=match, previous=previous)
+    # What the match's sheet now stands at, for an answer made without reading the match again:
+    # the state this deal left, unless time was called (the deal in play was the last).
+    scored: tuple[engine.RuleSet, Any, engine.MatchState] | None = (rules, opts, state)
     if match.status != Match.Status.FINISHED and _time_called(match):
         match.row_locked = True  # locked above, in this transaction
-        match_finish(match=match, user=user)  # time was called: the deal in play was the last
-    record.created, record.row, record.number = True, row, row.number  # the API answers 201, then 200
+        match_finish(match=match, user=user)
+        scored = None
+    record.created, record.row, record.number, record.scored = True, row, row.number, scored  # 201, then 200
     return record
 
 

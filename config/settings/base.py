@@ -96,8 +96,15 @@ if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
     _SQLITE.setdefault("transaction_mode", "IMMEDIATE")
     _SQLITE.setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
 # PostgreSQL that does not answer: a request (and /health/) waits 5 s for it, not the system's minutes.
+# psycopg may prepare a statement that asks for it (the deal path's: scoring/deal_sql.py), parsed and
+# planned once a connection instead of on every deal; Django's own queries, bound on the client, are
+# never prepared. Behind a pooler that cannot keep prepared statements (PgBouncer in transaction mode
+# before 1.21): DB_PREPARED_STATEMENTS=false.
 if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "prepare_threshold", 1_000_000_000 if env.bool("DB_PREPARED_STATEMENTS", default=True) else None
+    )
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Keep connections between requests (a new PostgreSQL connection costs more than a deal's queries).
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
@@ -323,7 +330,7 @@ SPECTACULAR_SETTINGS = {
 # and the charts use style attributes, htmx adds its indicator style, and a style cannot run
 # code; a nonce in style-src would make browsers ignore 'unsafe-inline', so styles get none.
 # The service worker (/sw.js) and the web-app manifest come from our origin (web/pwa.py).
-SECURE_CSP = {
+SECURE_CSP: dict[str, list[str]] = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF, CSP.NONCE],
     "worker-src": [CSP.SELF],

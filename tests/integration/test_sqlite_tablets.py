@@ -44,12 +44,13 @@ LONG = {"target": 1_000_000}  # no match ends here
 BUDGET_S = 20
 
 
-def settings_with(database_url: str | None) -> dict:
+def settings_with(database_url: str | None, **more: str) -> dict:
     """DATABASES['default'] as config.settings.base builds it from this environment (a new process:
-    the environment is read once, at import)."""
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    the environment is read once, at import), with ``more`` variables set."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DB_PREPARED_STATEMENTS")}
     if database_url is not None:
         env["DATABASE_URL"] = database_url
+    env.update(more)
     env["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
     code = (
         "import json; from django.conf import settings; "
@@ -87,9 +88,18 @@ def test_options_given_in_a_sqlite_url_win_and_postgresql_gets_none_of_them():
 
 
 def test_a_postgresql_that_does_not_answer_is_waited_for_five_seconds_unless_the_url_says():
-    assert settings_with("postgres://postgres@127.0.0.1:5432/tsoxa")["OPTIONS"] == {"connect_timeout": 5}
+    # The deal path's statements are prepared (prepare_threshold set, so only those asking are).
+    assert settings_with("postgres://postgres@127.0.0.1:5432/tsoxa")["OPTIONS"] == {
+        "connect_timeout": 5,
+        "prepare_threshold": 1_000_000_000,
+    }
     given = settings_with("postgres://postgres@127.0.0.1:5432/tsoxa?connect_timeout=2")["OPTIONS"]
     assert int(given["connect_timeout"]) == 2
+
+
+def test_prepared_statements_can_be_turned_off_for_a_pooler_that_cannot_keep_them():
+    off = settings_with("postgres://postgres@127.0.0.1:5432/tsoxa", DB_PREPARED_STATEMENTS="false")
+    assert off["OPTIONS"] == {"connect_timeout": 5, "prepare_threshold": None}
 
 
 class Tablet:
