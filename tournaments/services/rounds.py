@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from functools import cached_property
+from typing import Any, cast
 
-from django.db import transaction
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connection, transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
-from simple_history.utils import bulk_create_with_history
 
 from scoring import services as scoring_services
 
@@ -27,9 +29,32 @@ def _playing(tournament: Tournament) -> list[int]:
     return [e for e in tournament.participants if e not in withdrawn]
 
 
-def _played_pairs(tournament: Tournament) -> set[frozenset[int]]:
-    pairs = Table.objects.filter(round__tournament=tournament, entry1__isnull=False)
-    return {frozenset(p) for p in pairs.values_list("entry0_id", "entry1_id")}
+class _Earlier:
+    """The earlier rounds as a draw reads them: the pairs that met and the teams that had a bye, read
+    together in one query when first asked (the pairing and its check both need them)."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+
+    @cached_property
+    def _read(self) -> tuple[set[frozenset[int]], set[int]]:
+        pairs: set[frozenset[int]] = set()
+        byes: set[int] = set()
+        tables = Table.objects.filter(round__tournament=self.tournament).order_by()
+        for a, b in tables.values_list("entry0_id", "entry1_id"):
+            if b is None:
+                byes.add(a)
+            else:
+                pairs.add(frozenset((a, b)))
+        return pairs, byes
+
+    @property
+    def pairs(self) -> set[frozenset[int]]:
+        return self._read[0]
+
+    @property
+    def byes(self) -> set[int]:
+        return self._read[1]
 
 
 def _kept_apart(tournament: Tournament) -> set[frozenset[int]]:
@@ -38,15 +63,10 @@ def _kept_apart(tournament: Tournament) -> set[frozenset[int]]:
     return {frozenset(pair) for pair in tournament.avoid if len(set(pair)) == 2}
 
 
-def _byes(tournament: Tournament) -> set[int]:
-    byes = Table.objects.filter(round__tournament=tournament, entry1__isnull=True)
-    return set(byes.values_list("entry0_id", flat=True))
-
-
 Extra = list[tuple[str, pairing.Pair]]  # tables of other brackets: (bracket, pair)
 
 
-def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], Extra]:
+def _next_pairs(tournament: Tournament, earlier: _Earlier) -> tuple[str, list[pairing.Pair], Extra]:
     """The next round's kind, its pairs (the main bracket's, in a knockout), and the tables of the
     other brackets: the match for third place beside a final, the consolation bracket's."""
     stage = tournament.rounds.filter(kind__in=STAGE_KINDS)
@@ -59,9 +79,9 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], Extra]
         if tournament.format == Tournament.Format.POOLS:
             return Round.Kind.POOL, _pool_pairs(tournament, playing, done), []
         if tournament.format == Tournament.Format.CONCOURS:
-            return Round.Kind.CONCOURS, _concours_pairs(tournament, playing, done), []
+            return Round.Kind.CONCOURS, _concours_pairs(tournament, playing, done, earlier), []
         rows = {row.entry: row for row in standings_compute(tournament)}
-        byes = _byes(tournament)
+        byes = earlier.byes
         seeded = _seeded_by_rating(playing) if done == 0 and tournament.seed_by_rating else {}
         entries = [
             pairing.SwissEntry(
@@ -74,7 +94,7 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], Extra]
         ]
         return (
             Round.Kind.SWISS,
-            pairing.swiss_pairs(entries, _played_pairs(tournament) | _kept_apart(tournament)),
+            pairing.swiss_pairs(entries, earlier.pairs | _kept_apart(tournament)),
             [],
         )
     if pending_playoffs(tournament):
@@ -97,9 +117,16 @@ def _next_pairs(tournament: Tournament) -> tuple[str, list[pairing.Pair], Extra]
         losers = [t.b if t.winner == t.a else t.a for t in main if t.b is not None]
         if len(losers) == 2:  # a semi-final that was a bye leaves its third place to the one loser
             extra.append((Table.Bracket.THIRD_PLACE, pairing.Pair(*losers)))
+    # Every table has its winner (refused above otherwise): no None left in either list.
     if len(others) >= 2:
-        extra += [(Table.Bracket.CONSOLATION, pair) for pair in pairing.knockout_next(others)]
-    return Round.Kind.KNOCKOUT, pairing.knockout_next(winners) if len(winners) >= 2 else [], extra
+        extra += [
+            (Table.Bracket.CONSOLATION, pair) for pair in pairing.knockout_next(cast("list[int]", others))
+        ]
+    return (
+        Round.Kind.KNOCKOUT,
+        pairing.knockout_next(cast("list[int]", winners)) if len(winners) >= 2 else [],
+        extra,
+    )
 
 
 def _winners(tables: list) -> list[int | None]:
@@ -147,8 +174,8 @@ def _still_playing(scheduled: list[pairing.Pair], playing: list[int]) -> list[pa
         a_in, b_in = pair.a in playing, pair.b is not None and pair.b in playing
         if a_in and b_in:
             pairs.append(pair)
-        elif a_in or b_in:
-            pairs.append(pairing.Pair(pair.a if a_in else pair.b, None))
+        elif a_in or b_in:  # pair.b is not None when b_in
+            pairs.append(pairing.Pair(pair.a if a_in else cast(int, pair.b), None))
     return pairs
 
 
@@ -183,12 +210,13 @@ def _round_draw(*, tournament: Tournament, user: Any = None) -> Round:
         rnd = individual.round_draw(tournament=tournament, playing=_playing(tournament), user=user)
         signals.round_drawn.send(sender=Round, tournament=tournament, round=rnd)
         return rnd
+    earlier = _Earlier(tournament)
     try:
-        kind, pairs, extra = _next_pairs(tournament)
+        kind, pairs, extra = _next_pairs(tournament, earlier)
         everyone = [*pairs, *(pair for _, pair in extra)]
         playing = [e for pair in everyone for e in pair.entries]
         if kind in (Round.Kind.SWISS, Round.Kind.CONCOURS):  # one bye at most, to a team without one
-            pairing.check_pairing(playing, pairs, _played_pairs(tournament), byes=_byes(tournament))
+            pairing.check_pairing(playing, pairs, earlier.pairs, byes=earlier.byes)
         else:  # a bracket or a round robin with withdrawals may give several byes
             pairing.check_pairing(playing, everyone, max_byes=None)
     except pairing.PairingError as error:
@@ -205,7 +233,9 @@ def _round_draw(*, tournament: Tournament, user: Any = None) -> Round:
     return rnd
 
 
-def _concours_pairs(tournament: Tournament, playing: list[int], done: int) -> list[pairing.Pair]:
+def _concours_pairs(
+    tournament: Tournament, playing: list[int], done: int, earlier: _Earlier
+) -> list[pairing.Pair]:
     """A concours round: the first drawn at random (from the tournament's seed, so the draw can be
     shown and made again), then "the first against the first": neighbours in the ranking (1 v 2,
     3 v 4 …), no rematch while one can be avoided, the bye to the lowest-ranked team that has not
@@ -218,12 +248,12 @@ def _concours_pairs(tournament: Tournament, playing: list[int], done: int) -> li
         place = {entry: i for i, entry in enumerate(order)}
     else:
         place = {row.entry: i for i, row in enumerate(standings_compute(tournament))}
-    byes = _byes(tournament)
+    byes = earlier.byes
     entries = [
         pairing.SwissEntry(entry=e, score=0, rank=place[e] + 1, had_bye=e in byes)
         for e in sorted(playing, key=place.__getitem__)
     ]
-    pairs = pairing.swiss_pairs(entries, _played_pairs(tournament) | _kept_apart(tournament))
+    pairs = pairing.swiss_pairs(entries, earlier.pairs | _kept_apart(tournament))
     return sorted(pairs, key=lambda p: (p.b is None, min(place[e] for e in p.entries)))
 
 
@@ -274,22 +304,106 @@ def _save_tables(
     *,
     byes_last: bool = True,
     user: Any = None,
-    extra: Extra = (),
+    extra: Sequence[tuple[str, pairing.Pair]] = (),
 ) -> None:
     """Number the tables in the pairing's order; byes last, except in a bracket (its order is the draw);
-    the match for third place after the final. Saved in one go, each with its history row (who drew
-    the round)."""
+    the match for third place after the final. Saved in one statement, then their history rows (who
+    drew the round) in another."""
     if byes_last:
         pairs = [p for p in pairs if p.b is not None] + [p for p in pairs if p.b is None]
-    tables = [
-        Table(round=rnd, number=number, entry0_id=pair.a, entry1_id=pair.b)
-        for number, pair in enumerate(pairs, start=1)
+    rows: list[tuple[int, int, int | None, str]] = [
+        (number, pair.a, pair.b, Table.Bracket.MAIN) for number, pair in enumerate(pairs, start=1)
     ]
     for bracket, pair in extra:  # the match for third place, the consolation bracket: after the main one
-        tables.append(
-            Table(round=rnd, number=len(tables) + 1, entry0_id=pair.a, entry1_id=pair.b, bracket=bracket)
+        rows.append((len(rows) + 1, pair.a, pair.b, bracket))
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        _tables_insert(rnd, rows)
+    else:
+        tables = [Table(round=rnd, number=n, entry0_id=a, entry1_id=b, bracket=br) for n, a, b, br in rows]
+        Table.objects.bulk_create(tables)
+    _tables_history(rnd, user or Table.history.model.get_default_history_user(Table(round=rnd)))
+
+
+TABLE_GIVEN = ("number", "entry0_id", "entry1_id", "bracket")  # a drawn table's own values, in this order
+
+
+def _column(field: Any) -> str:
+    """A concrete field's column, quoted."""
+    return str(connection.ops.quote_name(field.column))
+
+
+def _tables_insert(rnd: Round, rows: Sequence[tuple[int, int, int | None, str]]) -> None:
+    """The tables of ``rnd`` (``TABLE_GIVEN`` each) in one INSERT on PostgreSQL, each column given as
+    an array (``unnest``): ``bulk_create`` made a model instance a table and the ORM prepared its every
+    value, a third of drawing a 5,000-team round. Every other field takes its model default, drawn a
+    table at a time when it is a function (the scorekeeper link's token), else written once."""
+    columns, selected, params, arrays = [], [], [], []
+    for field in Table._meta.concrete_fields:
+        if field.primary_key:
+            continue
+        columns.append(_column(field))
+        db_type = field.db_type(connection)
+        if field.attname in TABLE_GIVEN:
+            at = TABLE_GIVEN.index(field.attname)
+            arrays.append((db_type, [row[at] for row in rows]))
+        elif field.has_default() and callable(field.default):
+            arrays.append((db_type, [field.get_default() for _ in rows]))
+        else:
+            value = rnd.pk if field.attname == Table.round.field.attname else field.get_default()
+            params.append(field.get_db_prep_save(value, connection))
+            selected.append(f"%s::{db_type}")
+            continue
+        selected.append(f"u.c{len(arrays)}")
+    unnest = ", ".join(f"%s::{db_type}[]" for db_type, _ in arrays)
+    names = ", ".join(f"c{i}" for i in range(1, len(arrays) + 1))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {connection.ops.quote_name(Table._meta.db_table)} ({', '.join(columns)}) "
+            f"SELECT {', '.join(selected)} "
+            f"FROM unnest({unnest}) AS u({names})",
+            [*params, *(values for _, values in arrays)],
         )
-    bulk_create_with_history(tables, Table, default_user=user)
+
+
+HISTORY_OWN = ("history_date", "history_change_reason", "history_type", "history_user_id")  # simple-history's
+
+
+def _tables_history(rnd: Round, user: Any) -> None:
+    """The history row ("+", by ``user``) of every table of ``rnd``, a round just drawn: the rows
+    django-simple-history's ``bulk_history_create`` writes, copied by the database from the tables as
+    saved in one statement, where it made a model instance a row and the ORM prepared its every value
+    (two thirds of drawing a 5,000-team round). The columns come from the models' metadata."""
+    if not getattr(settings, "SIMPLE_HISTORY_ENABLED", True):
+        return
+    history = Table.history.model
+    tracked = {f.attname for f in history.tracked_fields}
+    copied, own = [], []
+    for field in history._meta.concrete_fields:
+        if field.attname in tracked:
+            copied.append(field)
+        elif field.attname in HISTORY_OWN:
+            own.append(field)
+        elif not field.primary_key:
+            raise ImproperlyConfigured(f"the draw cannot fill {history.__name__}.{field.attname}")
+    values = {
+        "history_date": timezone.now(),
+        "history_change_reason": None,
+        "history_type": "+",
+        "history_user_id": getattr(user, "pk", None),
+    }
+    q = connection.ops.quote_name
+    columns = ", ".join(_column(f) for f in (*copied, *own))
+    picked = ", ".join(f"t.{_column(f)}" for f in copied)
+    marks = ", ".join(["%s"] * len(own))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {q(history._meta.db_table)} ({columns}) SELECT {picked}, {marks} "
+            f"FROM {q(Table._meta.db_table)} t WHERE t.{_column(Table.round.field)} = %s "
+            f"ORDER BY t.{_column(Table._meta.get_field('number'))}",
+            [*(f.get_db_prep_save(values[f.attname], connection) for f in own), rnd.pk],
+        )
 
 
 SWAP_CHECKED = (Round.Kind.SWISS, Round.Kind.CONCOURS, Round.Kind.ROUND_ROBIN, Round.Kind.POOL)
@@ -319,10 +433,10 @@ def _swap_problems(rnd: Round, touched: Sequence[Table]) -> list[str]:
                 problems.append(
                     gettext("%(team)s would have a second bye") % {"team": names[table.entry0_id]}
                 )
-        elif (number := met.get(frozenset((table.entry0_id, table.entry1_id)))) is not None:
+        elif (met_in := met.get(frozenset((table.entry0_id, table.entry1_id)))) is not None:
             problems.append(
                 gettext("%(a)s and %(b)s already met in round %(round)s")
-                % {"a": names[table.entry0_id], "b": names[table.entry1_id], "round": number}
+                % {"a": names[table.entry0_id], "b": names[table.entry1_id], "round": met_in}
             )
     return problems
 
@@ -408,7 +522,10 @@ def round_start(*, rnd: Round, user: Any = None) -> Round:
         if table.partner0_id:  # an individual round: two partnerships of the day
             teams = individual.match_teams(table)
         else:  # the entries' own people (and so their teams): a name would make new players
-            teams = [(e.team.name, (e.team.player_a, e.team.player_b)) for e in (table.entry0, table.entry1)]
+            assert table.entry1 is not None  # not a bye: two entries
+            team0, team1 = table.entry0.team, table.entry1.team
+            assert team0 is not None and team1 is not None  # an event of teams (no partners): each has one
+            teams = [(t.name, (t.player_a, t.player_b)) for t in (team0, team1)]
         table.match = scoring_services.match_create(
             teams=teams,
             ruleset=tournament.ruleset,
