@@ -146,6 +146,11 @@ class Tournament(Historied, models.Model):
         help_text="Finished early: what became of the matches in play",
     )
     history = HistoricalRecords()
+    # Not stored: what is read once and kept on the tournament object: the director's decisions as
+    # the standings read them (services.refresh.standings_refresh, for services.results.adjustments)
+    # and each entry's number by entry id (selectors.entry_numbers).
+    _adjustment_rows: list[tuple]
+    _entry_numbers: dict[int, int]
 
     class Meta:
         ordering = ["-created_at"]

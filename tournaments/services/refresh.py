@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import BooleanField, Case, Exists, OuterRef, Q, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -73,7 +74,7 @@ def _snapshot_rows(
             "won": row.won,
             "drawn": row.drawn,
             "lost": row.lost,
-            "values": dict(row.values),
+            "values": row.values,  # the row's own dict, made for it by ``compute_standings``
             # The director's penalties, already out of the values: [game points, match points].
             "penalty": (taken or {}).get(row.entry, [0, 0]),
         }
@@ -81,28 +82,37 @@ def _snapshot_rows(
     ]
 
 
-def rounds_close_finished(tournament: Tournament) -> None:
+def rounds_close_finished(tournament: Tournament) -> Sequence[Round]:
     """A started round whose every match is finished (and confirmed, if asked), decided by the
-    director or typed from its paper sheet, is finished: one query finds them, whatever the number
-    of rounds; each one closed is saved with its history. Read from the matches, never from the
-    standings: the recomputation and the draw both call it."""
+    director or typed from its paper sheet, is finished: one query reads every round and finds them
+    (the tables of the started rounds only are looked at); each one closed is saved with its
+    history. Read from the matches, never from the standings: the recomputation and the draw both
+    call it. Returns every round of the tournament, as closed."""
     open_match = Q(match__isnull=True) | ~Q(match__status=Match.Status.FINISHED)
     if tournament.confirmation:
         open_match |= Q(match__confirmed_at__isnull=True)
     open_tables = Table.objects.filter(open_match, round=OuterRef("pk"), entry1__isnull=False).exclude(
         Exists(Adjustment.objects.filter(table=OuterRef("pk"), kind__in=SETTLED))
     )
-    for rnd in tournament.rounds.filter(status=Round.Status.STARTED).exclude(Exists(open_tables)):
-        rnd.status = Round.Status.FINISHED
-        rnd.save(update_fields=["status"])
-        signals.round_finished.send(sender=Round, tournament=tournament, round=rnd)
+    done = Case(
+        When(status=Round.Status.STARTED, then=~Exists(open_tables)),
+        default=False,
+        output_field=BooleanField(),
+    )
+    rounds = list(tournament.rounds.order_by("number").annotate(done=done))
+    for rnd in rounds:
+        if rnd.done:
+            rnd.status = Round.Status.FINISHED
+            rnd.save(update_fields=["status"])
+            signals.round_finished.send(sender=Round, tournament=tournament, round=rnd)
+    return rounds
 
 
-def _round_states(tournament: Tournament) -> tuple[bool, bool]:
-    """Whether the stage is complete and whether a play-off is pending, from one query."""
+def _round_states(tournament: Tournament, rounds: Sequence[Round]) -> tuple[bool, bool]:
+    """Whether the stage is complete and whether a play-off is pending, from its ``rounds``."""
     stage = open_stage = pending = 0
-    for kind, status in tournament.rounds.order_by().values_list("kind", "status"):
-        finished = status == Round.Status.FINISHED
+    for rnd in rounds:
+        kind, finished = rnd.kind, rnd.status == Round.Status.FINISHED
         if kind in STAGE_KINDS:
             stage += 1
             open_stage += not finished
@@ -118,17 +128,25 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
 
     Safe to run twice: it only reads the matches and writes the snapshot.
     """
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    # The tournament locked, read with its snapshot (not the rows it is about to replace): the
+    # snapshot is written under the tournament's lock, here and when the tournament starts.
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("standings")
+        .defer("standings__rows", "standings__playoffs", "standings__ranking")
+        .filter(pk=tournament_id)
+        .first()
+    )
     if tournament is None or tournament.status == Tournament.Status.REGISTRATION:
         return None
-    rounds_close_finished(tournament)
+    complete, playoffs_pending = _round_states(tournament, rounds_close_finished(tournament))
     tournament._adjustment_rows = adjustments(tournament)  # read once for this recomputation
     rows = standings_compute(tournament)
-    complete, playoffs_pending = _round_states(tournament)
     ties = ties_at_cuts(tournament, rows) if complete else []
-    # Locked, without reading the rows it is about to replace.
-    stored = StandingsSnapshot.objects.select_for_update().defer("rows", "playoffs", "ranking")
-    snapshot, _ = stored.get_or_create(tournament=tournament)
+    try:
+        snapshot = tournament.standings
+    except StandingsSnapshot.DoesNotExist:
+        snapshot = StandingsSnapshot(tournament=tournament)
     entries = _entries(tournament)
     taken = penalties_shown(tournament)
     snapshot.rows = _snapshot_rows(rows, entries, taken)
@@ -146,7 +164,10 @@ def standings_refresh(*, tournament_id: int) -> StandingsSnapshot | None:
         for tie in ties
     ]
     snapshot.version += 1
-    snapshot.save(update_fields=["rows", "playoffs", "ranking", "version", "computed_at"])
+    if snapshot._state.adding:
+        snapshot.save()
+    else:
+        snapshot.save(update_fields=["rows", "playoffs", "ranking", "version", "computed_at"])
     signals.standings_updated.send(sender=StandingsSnapshot, tournament=tournament, snapshot=snapshot)
     running = tournament.status == Tournament.Status.RUNNING
     decided = not tournament.knockout_size or standings.knockout_finished(knockout)

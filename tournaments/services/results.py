@@ -113,14 +113,20 @@ def _results(tournament: Tournament) -> tuple[list[standings.Result], list[list[
     decided += paper
     if decided:  # the director's decision (or the paper sheet) stands for these tables (below)
         rows = rows.exclude(pk__in=decided)
-    Result = standings.Result
+    # Each result is made as ``Result`` makes it, without a call of it a row (a quarter of reading the
+    # results at 1,000 teams): the checks a row of the database could fail (a team against itself, a
+    # winner other than 0, 1 or None) are made here, and ``Result`` raises its own error for them.
+    Result, made = standings.Result, tuple.__new__
     stage: list[standings.Result] = []
     playoffs: dict[int, list[standings.Result | None]] = {}
     for playoff, a, b, partner_a, partner_b, counts, winner, p0, p1, s0, s1 in rows:
         if b is None:
-            result = Result(a, None, (0, 0), 0)
-        elif counts:  # positional: a few milliseconds less at 1,000 teams
-            result = Result(a, b, (p0 or 0, p1 or 0), winner, (s0 or 0, s1 or 0))
+            result = made(Result, (a, None, (0, 0), 0, (0, 0)))
+        elif counts:
+            points, suffered = (p0 or 0, p1 or 0), (s0 or 0, s1 or 0)
+            if a == b or winner not in (0, 1, None):
+                Result(a, b, points, winner, suffered)
+            result = made(Result, (a, b, points, winner, suffered))
         else:
             result = None
         if playoff:

@@ -82,7 +82,7 @@ def _pair(value: Iterable[int], name: str) -> tuple[int, int]:
     pair = tuple(value)
     if len(pair) != 2:
         raise ValueError(f"{name} is a pair, one number for each side, not {value!r}")
-    return pair  # type: ignore[return-value]
+    return pair
 
 
 class Penalty(NamedTuple):
@@ -163,43 +163,48 @@ def tally(
         record.game_points -= penalty.game_points
         record.penalty_match_points += penalty.match_points
         record.penalty_game_points += penalty.game_points
-    for result in results:
-        a, b = result.a, result.b
+    win, draw, loss = scoring.win, scoring.draw, scoring.loss
+    # A tournament's standings tally thousands of results: each is read by position, and only what
+    # varies is counted in the loop; the played matches, the match points (as ``Scoring.awarded``
+    # gives them) and the byes' game points follow from the counts once, below.
+    for a, b, (points_a, points_b), winner, (suffered_a, suffered_b) in results:
         first = records.get(a)
         if first is None:
             first = records[a] = Record(a)
         if b is None:  # a bye
             first.byes += 1
-            first.match_points += scoring.bye
-            first.game_points += scoring.bye_game_points
             continue
         second = records.get(b)
         if second is None:
             second = records[b] = Record(b)
-        taken, given = scoring.awarded(result)
-        if result.winner is None:
+        if winner is None:
+            taken = given = draw
             first.drawn += 1
             second.drawn += 1
-        elif result.winner == 0:
+        elif winner == 0:
+            taken, given = win, loss
             first.won += 1
             second.lost += 1
         else:
+            taken, given = loss, win
             first.lost += 1
             second.won += 1
-        points_a, points_b = result.points
-        suffered_a, suffered_b = result.suffered
-        first.played += 1
-        first.match_points += taken
         first.game_points += points_a
         first.game_points_against += points_b
         first.suffered += suffered_a
         first.opponents.append(b)
-        first.against[b] = first.against.get(b, 0) + taken
-        second.played += 1
-        second.match_points += given
+        against = first.against
+        against[b] = against.get(b, 0) + taken
         second.game_points += points_b
         second.game_points_against += points_a
         second.suffered += suffered_b
         second.opponents.append(a)
-        second.against[a] = second.against.get(a, 0) + given
+        against = second.against
+        against[a] = against.get(a, 0) + given
+    for record in records.values():
+        record.played = record.won + record.drawn + record.lost
+        record.match_points += (
+            record.won * win + record.drawn * draw + record.lost * loss + record.byes * scoring.bye
+        )
+        record.game_points += record.byes * scoring.bye_game_points
     return Tally(records=records, scoring=scoring)
