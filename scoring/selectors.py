@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Case, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery, When
 
@@ -272,7 +272,8 @@ def recent_teams(*, matches: Sequence[Match]) -> list[Team]:
     for match in matches:
         for team in match.teams:
             if team.pk not in teams:
-                team.last_played = match.created_at
+                # What team_search annotates: not declared on Team (players/models.py).
+                cast(Any, team).last_played = match.created_at
                 teams[team.pk] = team
     return list(teams.values())
 
@@ -284,8 +285,10 @@ def recent_players(*, matches: Sequence[Match]) -> list[Player]:
     for match in matches:
         for seat, player in enumerate(match.seats):
             if player.pk not in players:
-                player.last_played = match.created_at
-                player.last_team = match.teams[seat % 2].name
+                # What player_search annotates: not declared on Player (players/models.py).
+                shown = cast(Any, player)
+                shown.last_played = match.created_at
+                shown.last_team = match.teams[seat % 2].name
                 players[player.pk] = player
     return list(players.values())
 
@@ -353,12 +356,12 @@ def team_entry(
         if pk is None:
             chosen.append(players[i])
             continue
-        player = found.get(pk)
-        if player is None:
+        picked = found.get(pk)
+        if picked is None:
             raise engine.ScoringError(f"there is no player {pk}", field=f"{field}.player_ids[{i}]")
-        if not _same_name(players[i], player.name):
-            raise engine.ScoringError(f"player {pk} is {player.name}", field=f"{field}.players[{i}]")
-        chosen.append(player)
+        if not _same_name(players[i], picked.name):
+            raise engine.ScoringError(f"player {pk} is {picked.name}", field=f"{field}.players[{i}]")
+        chosen.append(picked)
     return name, (chosen[0], chosen[1])
 
 
@@ -416,12 +419,60 @@ def match_file(*, match: Match) -> dict:
     so a copy of a match never lands in anyone's record by itself (nor can a copied file speak for
     people the importer never picked). To attach an import to existing players, add their
     ``player_ids`` (or the team's ``id``) to the file: picking is explicit."""
-    deals = active_deals(match)
+    teams = tuple((t.name, t.player_a.name, t.player_b.name) for t in match.teams)
+    return _match_file(
+        match.ruleset, match.options, match.preset, match.first_dealer, teams, active_deals(match)
+    )
+
+
+def _match_file(
+    ruleset: str,
+    options: dict[str, Any],
+    preset: str,
+    first_dealer: int,
+    teams: Iterable[tuple[str, str, str]],
+    deals: Iterable[Deal | engine.Deal],
+) -> dict:
+    """``match_file``'s document, from the match's columns, its teams (name, player, player) and its
+    active deals in playing order (stored, or already the engine's)."""
     return engine.MatchFile(
-        ruleset=match.ruleset,
-        options=dict(match.options),
-        teams=tuple(engine.TeamEntry(t.name, (t.player_a.name, t.player_b.name)) for t in match.teams),
-        first_dealer=match.first_dealer,
-        deals=tuple(d.as_engine() for d in deals),
-        preset=match.preset,  # beside the options, which hold every rule it set (FORMAT.md)
+        ruleset=ruleset,
+        options=dict(options),
+        # A match's two teams (mypy cannot know the length of a tuple made from an iterable).
+        teams=cast(
+            "tuple[engine.TeamEntry, engine.TeamEntry]",
+            tuple(engine.TeamEntry(name, (a, b)) for name, a, b in teams),
+        ),
+        first_dealer=first_dealer,
+        deals=tuple(d if isinstance(d, engine.Deal) else d.as_engine() for d in deals),
+        preset=preset,  # beside the options, which hold every rule it set (FORMAT.md)
     ).to_dict()
+
+
+# What the exports read of a match (``_match_file``'s arguments but its deals), as values.
+TEAM_NAMES = ("name", "player_a__name", "player_b__name")
+EXPORTED = (
+    "pk",
+    "ruleset",
+    "options",
+    "preset",
+    "first_dealer",
+    *(f"{t}__{n}" for t in ("team0", "team1") for n in TEAM_NAMES),
+)
+
+
+def matches_exported(*, match_ids: Sequence[int]) -> dict[int, dict]:
+    """Matches as a tournament's export writes each, by id: its match file (``match_file``) and its
+    sheet (``"sheet"``). Two queries however many they are (their columns, with their teams' and
+    players' names; their active deals' data), read as values, not model instances; one replay each."""
+    deals: dict[int, list[engine.Deal]] = {pk: [] for pk in match_ids}
+    active = Deal.objects.filter(match_id__in=match_ids, deleted_at__isnull=True)
+    for match_id, data in active.order_by("match_id", "position").values_list("match_id", "data"):
+        deals[match_id].append(engine.Deal.from_dict(data))
+    out = {}
+    matches = Match.objects.filter(pk__in=match_ids).values_list(*EXPORTED)
+    for pk, ruleset, options, preset, dealer, *names in matches:
+        played, teams = deals[pk], (names[:3], names[3:])
+        sheet = engine.replay(ruleset, played, options=options, first_dealer=dealer).to_dict()
+        out[pk] = _match_file(ruleset, options, preset, dealer, teams, played) | {"sheet": sheet}
+    return out

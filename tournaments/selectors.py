@@ -82,6 +82,7 @@ def decisions_by_table(*, rnd: Round) -> dict[int, Any]:
     """The latest decision of each decided table of the round, by table number (one query)."""
     found = {}
     for adjustment in rnd.tournament.adjustments.filter(table__round=rnd).select_related("table"):
+        assert adjustment.table is not None  # table__round=rnd: a decision at one of its tables
         found[adjustment.table.number] = adjustment
     return found
 
@@ -129,6 +130,7 @@ def entry_rounds(*, entry: Entry) -> list[dict[str, Any]]:
     rows = []
     for table in tables:
         side = 0 if entry.pk in (table.entry0_id, table.partner0_id) else 1
+        mine: tuple[Entry | None, Entry | None]  # swapped below with entry1's side (None at a bye)
         mine, theirs = (table.entry0, table.partner0), (table.entry1, table.partner1)
         if side:
             mine, theirs = theirs, mine
@@ -156,7 +158,7 @@ def paper_by_table(*, table_ids: list[int]) -> dict[int, Any]:
 
     found = Adjustment.objects.filter(table_id__in=table_ids, kind=Adjustment.Kind.PAPER)
     found = found.order_by("created_at", "pk")
-    return {a.table_id: a for a in found}
+    return {a.table_id: a for a in found if a.table_id is not None}  # all: table_id__in finds no NULL
 
 
 def unconfirmed(*, tournament: Tournament):

@@ -60,7 +60,7 @@ class ExportActions:
     )
     @action(detail=True, methods=["get"])
     def export(self, request, slug=None):
-        """Streamed: the head at once, then the matches as they are read, a batch of tables at a time."""
+        """Streamed: each part as soon as it is made, the matches a batch of tables at a time."""
         tournament = self.get_object()
         response = StreamingHttpResponse(_export_parts(tournament), content_type="application/json")
         response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
@@ -70,15 +70,19 @@ class ExportActions:
 TABLES_A_BATCH = 200  # tables (with their matches and deals) read at a time by the exports
 
 
+def _played(tournament: Tournament) -> Any:
+    """The tournament's tables with a match, in playing order."""
+    return Table.objects.filter(round__tournament=tournament, match__isnull=False).order_by(
+        "round__number", "number"
+    )
+
+
 def _tables(tournament: Tournament) -> Iterator[Table]:
     """The tournament's tables with a match, in playing order, read ``TABLES_A_BATCH`` at a time
-    (each batch in two queries: the tables with their teams, and every deal of their matches), so
-    that an export starts at once and never holds a whole big tournament in memory."""
-    ids = list(
-        Table.objects.filter(round__tournament=tournament, match__isnull=False)
-        .order_by("round__number", "number")
-        .values_list("pk", flat=True)
-    )
+    (each batch in two queries: the tables with their round and their match's teams, and every deal
+    of their matches), so that an export starts at once and never holds a whole big tournament in
+    memory."""
+    ids = list(_played(tournament).values_list("pk", flat=True))
     for start in range(0, len(ids), TABLES_A_BATCH):
         chunk = ids[start : start + TABLES_A_BATCH]
         tables = _tables_read().in_bulk(chunk)
@@ -86,15 +90,10 @@ def _tables(tournament: Tournament) -> Iterator[Table]:
 
 
 def _tables_read():
-    return Table.objects.select_related(
-        "round",
-        "entry0__team",
-        "entry1__team",
-        "match__team0__player_a",
-        "match__team0__player_b",
-        "match__team1__player_a",
-        "match__team1__player_b",
-    ).prefetch_related(scoring_selectors.prefetch_active_deals("match__deals"))
+    """What ``deals.csv`` writes of a table: its round's number, its match's teams' names, its deals."""
+    return Table.objects.select_related("round", "match__team0", "match__team1").prefetch_related(
+        scoring_selectors.prefetch_active_deals("match__deals")
+    )
 
 
 DEALS_CSV_HEAD = [
@@ -126,6 +125,7 @@ DEALS_CSV_HEAD = [
 def _deal_rows(tournament: Tournament) -> Iterator[list[Any]]:
     yield DEALS_CSV_HEAD
     for table in _tables(tournament):
+        assert table.match is not None  # _tables: the tables with a match
         data = scoring_selectors.match_sheet(match=table.match)
         for line in data.lines:
             d, row = line.deal.data, line.row
@@ -172,26 +172,29 @@ def _csv_stream(rows: Iterable[list[Any]], filename: str) -> StreamingHttpRespon
 
 
 def _export_parts(tournament: Tournament) -> Iterator[str]:
-    """The export document (tournament, entries, rounds, standings, matches by id) as JSON text, the
-    matches one by one as their batch is read."""
+    """The export document as JSON text, each part sent as soon as it is made: the tournament, its
+    entries, its rounds one by one, the standings, the ranking, the prize list, then the matches by id
+    (their match file and sheet), a batch of ``TABLES_A_BATCH`` at a time. The text is the one
+    ``json.dumps`` makes of the whole document (a dict's items joined by ", ", a key by ": ")."""
 
     def dump(value: Any) -> str:
         return json.dumps(value, cls=JSONEncoder, ensure_ascii=False)
 
+    yield '{"tournament": ' + dump(TournamentSerializer(tournament).data)
+    yield ', "entries": ' + dump(EntrySerializer(selectors.entries(tournament=tournament), many=True).data)
+    yield ', "rounds": ['
+    context: dict[str, Any] = {}  # shared by every round's tables, as in one list: paper results read once
+    for n, rnd in enumerate(selectors.rounds_with_tables(tournament=tournament)):
+        yield ("" if n == 0 else ", ") + dump(RoundSerializer(rnd, context=context).data)
     standings_now = selectors.standings_get(tournament=tournament)
     numbers = selectors.entry_numbers(tournament=tournament)
-    head = {
-        "tournament": TournamentSerializer(tournament).data,
-        "entries": EntrySerializer(selectors.entries(tournament=tournament), many=True).data,
-        "rounds": RoundSerializer(selectors.rounds_with_tables(tournament=tournament), many=True).data,
-        "standings": [{**r, "number": numbers.get(r["entry"])} for r in standings_now["rows"]],
-        "ranking": [{**r, "number": numbers.get(r["entry"])} for r in standings_now.get("ranking", [])],
-        "prizes": prize_list(tournament=tournament),
-    }
-    yield dump(head)[:-1] + ', "matches": {'
-    for n, table in enumerate(_tables(tournament)):
-        match = scoring_selectors.match_file(match=table.match) | {
-            "sheet": scoring_selectors.match_sheet(match=table.match).sheet.to_dict()
-        }
-        yield ("" if n == 0 else ", ") + f'"{table.match_id}": ' + dump(match)
+    standings = [{**r, "number": numbers.get(r["entry"])} for r in standings_now["rows"]]
+    ranking = [{**r, "number": numbers.get(r["entry"])} for r in standings_now.get("ranking", [])]
+    yield '], "standings": ' + dump(standings) + ', "ranking": ' + dump(ranking)
+    yield ', "prizes": ' + dump(prize_list(tournament=tournament)) + ', "matches": {'
+    ids = list(_played(tournament).values_list("match_id", flat=True))
+    for start in range(0, len(ids), TABLES_A_BATCH):
+        chunk = ids[start : start + TABLES_A_BATCH]
+        matches = scoring_selectors.matches_exported(match_ids=chunk)
+        yield ("" if start == 0 else ", ") + ", ".join(f'"{pk}": ' + dump(matches[pk]) for pk in chunk)
     yield "}}"
