@@ -4,9 +4,43 @@ from types import SimpleNamespace
 import django_ratelimit.core
 import pytest
 from django.core.cache import cache
+from django.db.backends.postgresql.operations import DatabaseOperations as PostgreSQLOperations
+from django.db.backends.sqlite3.base import DatabaseOperations as SQLiteOperations
 from django.utils import translation
 
 from tests.factories import TEAMS
+from tournaments import after_response
+
+# The tables the flush between transactional tests (pytest-django's ``transactional_db``, the live
+# server's) leaves as they are: its post_migrate would only write the content types and the
+# permissions again, as they were, row by row (no test makes its own).
+KEPT_BY_THE_FLUSH = {"django_content_type", "auth_permission"}
+
+
+def _emptied_by_delete(ops, style, tables, *, reset_sequences=False, allow_cascade=False):
+    """PostgreSQL's flush as DELETEs in one transaction, not Django's TRUNCATE: TRUNCATE gives
+    each of the hundred-odd tables new files, to be synced on commit, and took 2–10 s a test where
+    the DELETEs of tables a test left nearly empty take milliseconds. Django's foreign keys are
+    DEFERRABLE, checked at the commit, when every table is empty. With ``reset_sequences`` (no test
+    asks for it) or ``allow_cascade``, Django's own."""
+    tables = [t for t in tables if t not in KEPT_BY_THE_FLUSH]
+    if reset_sequences or allow_cascade or not tables:
+        return _truncate(ops, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+    return [
+        "SET CONSTRAINTS ALL DEFERRED;",
+        *(f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(ops.quote_name(t))};" for t in tables),
+    ]
+
+
+def _sqlite_kept(ops, style, tables, *, reset_sequences=False, allow_cascade=False):
+    """SQLite's flush (DELETEs already), the kept tables left out."""
+    tables = [t for t in tables if t not in KEPT_BY_THE_FLUSH]
+    return _sqlite_flush(ops, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+
+
+_truncate, _sqlite_flush = PostgreSQLOperations.sql_flush, SQLiteOperations.sql_flush
+PostgreSQLOperations.sql_flush = _emptied_by_delete
+SQLiteOperations.sql_flush = _sqlite_kept
 
 
 @pytest.fixture(autouse=True)
@@ -30,6 +64,16 @@ def _english_outside_requests():
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def _outside_a_request():
+    """Each test starts outside a request: a streamed response a test leaves unread never sends
+    request_finished, and the work ``after_response`` keeps for it would otherwise stay kept in the
+    thread, so that a later test's standings (in the same process) were never recomputed."""
+    token = after_response._pending.set(None)
+    yield
+    after_response._pending.reset(token)
+
+
 @pytest.fixture
 def user(django_user_model):
     return django_user_model.objects.create_user(username="keeper", password="pw-keeper-123")
@@ -43,11 +87,43 @@ def match(db, user):
     return services.match_create(teams=TEAMS, first_dealer=0, created_by=user)
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--only-database-tests",
+        action="store_true",
+        help="run only the tests that use the database (CI's pass on PostgreSQL: a test that never "
+        "touches the database cannot tell one database from another, and has run on SQLite)",
+    )
+
+
+# The fixtures through which a test reaches the database (pytest-django's; any fixture of ours that
+# needs the database asks for one of them, so they are among the test's fixtures too).
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "live_server",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+}
+
+
+def _uses_the_database(item) -> bool:
+    return bool(
+        item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
+
+
 def pytest_collection_modifyitems(config, items):
     """The browser tests last. Playwright's sync API keeps an event loop running in the main thread
     for the rest of the session once a browser has started, and Django's ``async_to_sync`` (an async
     view called through the test client, the big screen's stream tests) cannot run in a thread with
-    a running loop. The order is otherwise kept."""
+    a running loop. The order is otherwise kept. With ``--only-database-tests``, the others are
+    deselected."""
+    if config.getoption("only_database_tests"):
+        deselected = [item for item in items if not _uses_the_database(item)]
+        if deselected:
+            items[:] = [item for item in items if _uses_the_database(item)]
+            config.hook.pytest_deselected(items=deselected)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 

@@ -100,6 +100,8 @@ def test_the_team_form_suggests_a_record_and_picks_it(page: Page, live_server, o
     expect(page.get_by_test_id("picked-player_a")).to_be_visible()
     expect(page.locator("#id_player_a")).to_have_value("Nikos Papas")
     expect(page.locator("#id_player_a_id")).to_have_value(str(first.pk))
+    # htmx binds the swapped-in field once it has settled: a key pressed before that sends nothing.
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
     # Typing again forgets the record picked: the name is a new player's.
     page.locator("#id_player_a").press_sequentially("x")
     expect(page.locator("#id_player_a_id")).to_have_value("")

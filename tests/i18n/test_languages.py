@@ -9,6 +9,7 @@ the players' and teams' names (and a few symbols) may show on it at all.
 from __future__ import annotations
 
 import ast
+import functools
 import gettext as gnu_gettext
 import html
 import re
@@ -100,8 +101,11 @@ def visible(page: str) -> str:
     return " ¦ " + " ¦ ".join(part for part in parts if part) + " ¦ "
 
 
+@functools.cache
 def _pattern(msgid: str) -> re.Pattern[str] | None:
-    """A msgid as it shows on a page: its placeholders stand for anything (names, numbers)."""
+    """A msgid as it shows on a page: its placeholders stand for anything (names, numbers). Made
+    once a msgid: the checks below try each of the catalogue's thousands on every page, and re's
+    own cache keeps only 512."""
     text = _text(msgid)
     pieces = re.split(r"%\(\w+\)[sdr]|%[sd]", text)
     if sum(len(re.findall(r"[A-Za-z]", piece)) for piece in pieces) < 3:
