@@ -235,7 +235,7 @@ def test_every_link_of_the_help_to_the_guides_answers(client, site, lang):
 
 def test_ci_builds_the_guides_strictly_in_its_lint_phase():
     ci = (ROOT / ".ci" / "run").read_text()
-    lint = ci[ci.index("== lint") : ci.index("== tests")]
+    lint = ci[ci.index('step "lint') : ci.index('step "the tests')]
     assert "mkdocs build --strict" in lint
 
 
