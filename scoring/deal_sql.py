@@ -29,17 +29,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.db.models import Field, ForeignKey, Model
 from django.utils import timezone
 from simple_history.utils import get_change_reason_from_object
 
+from players.history import history_fields
 from players.models import Club, Player, Team
 
 from .models import Deal, Match
-
-HISTORY_OWN = ("history_date", "history_change_reason", "history_type", "history_user_id")  # simple-history's
 
 
 def _q(name: str) -> str:
@@ -337,19 +335,8 @@ class _History:
 
     @classmethod
     def of(cls, model: type[Deal] | type[Match]) -> _History:
-        history = model.history.model
-        names = {f.attname for f in history.tracked_fields}
-        tracked, own = [], []
-        for field in history._meta.concrete_fields:
-            if field.attname in names:
-                tracked.append(_Column.of(field))
-            elif field.attname in HISTORY_OWN:
-                own.append(field)
-            elif not field.primary_key:
-                raise ImproperlyConfigured(
-                    f"the deal path does not know how to fill {history.__name__}.{field.attname}"
-                )
-        return cls(_q(history._meta.db_table), tuple(tracked), tuple(own))
+        history, tracked, own = history_fields(model, "the deal path")
+        return cls(_q(history._meta.db_table), tuple(_Column.of(f) for f in tracked), tuple(own))
 
     @property
     def columns(self) -> str:

@@ -8,12 +8,12 @@ from functools import cached_property
 from typing import Any, cast
 
 from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from players.history import history_fields
 from scoring import services as scoring_services
 
 from .. import live, pairing, signals
@@ -367,9 +367,6 @@ def _tables_insert(rnd: Round, rows: Sequence[tuple[int, int, int | None, str]])
         )
 
 
-HISTORY_OWN = ("history_date", "history_change_reason", "history_type", "history_user_id")  # simple-history's
-
-
 def _tables_history(rnd: Round, user: Any) -> None:
     """The history row ("+", by ``user``) of every table of ``rnd``, a round just drawn: the rows
     django-simple-history's ``bulk_history_create`` writes, copied by the database from the tables as
@@ -377,16 +374,7 @@ def _tables_history(rnd: Round, user: Any) -> None:
     (two thirds of drawing a 5,000-team round). The columns come from the models' metadata."""
     if not getattr(settings, "SIMPLE_HISTORY_ENABLED", True):
         return
-    history = Table.history.model
-    tracked = {f.attname for f in history.tracked_fields}
-    copied, own = [], []
-    for field in history._meta.concrete_fields:
-        if field.attname in tracked:
-            copied.append(field)
-        elif field.attname in HISTORY_OWN:
-            own.append(field)
-        elif not field.primary_key:
-            raise ImproperlyConfigured(f"the draw cannot fill {history.__name__}.{field.attname}")
+    history, copied, own = history_fields(Table, "the draw")
     values = {
         "history_date": timezone.now(),
         "history_change_reason": None,
