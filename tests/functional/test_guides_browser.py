@@ -47,10 +47,17 @@ def violations(page: Page) -> list[str]:
 
 def search(page: Page, words: str):
     """The results of ``words`` typed in the theme's search box, key by key as a reader types (the
-    theme reads the box on each key's release, not on a value set at once)."""
+    theme reads the box on each key's release, not on a value set at once), then End pressed:
+    Playwright inserts a letter its keyboard lacks (Greek) with no key released, so the theme would
+    never read a Greek word. Typed once the index is built (the box's note turns from "Initializing
+    search" to "Type to start searching"): keys typed while the worker still builds it are lost."""
     field = page.locator("input.md-search__input")
     field.click()
+    expect(page.locator(".md-search-result__meta")).not_to_contain_text(
+        "Initializing", timeout=SEARCH_BUILT_MS
+    )
     field.press_sequentially(words, delay=20)
+    field.press("End")
     return page.locator(".md-search-result__item")
 
 
