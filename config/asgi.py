@@ -25,6 +25,8 @@ from django.core.asgi import get_asgi_application
 from django.core.handlers.asgi import ASGIHandler
 from django.utils.module_loading import import_string
 
+from config.startup import settled
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
 django_application = get_asgi_application()
 
@@ -64,3 +66,6 @@ async def application(scope, receive, send):
         finally:
             SyncToAsync.thread_sensitive_context.reset(token)
     return await django_application(scope, receive, send)
+
+
+settled()

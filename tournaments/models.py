@@ -16,6 +16,8 @@ from players.history import Historied
 from players.models import Team
 from scoring.models import RULESET_CHOICES, Match
 
+from .fields import DocumentField
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)
@@ -361,9 +363,10 @@ class StandingsSnapshot(models.Model):
     """The standings as last computed; pages and the API serve this, never a fresh computation."""
 
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="standings")
-    rows = models.JSONField(default=list)
-    playoffs = models.JSONField(default=list, help_text="Ties at a cut and their play-off state")
-    ranking = models.JSONField(
+    # Documents written and read whole, stored as written (PostgreSQL's json, not jsonb: fields.py).
+    rows = DocumentField(default=list)
+    playoffs = DocumentField(default=list, help_text="Ties at a cut and their play-off state")
+    ranking = DocumentField(
         default=list, help_text="The final ranking: the knockout's result, then the stage's order"
     )
     version = models.PositiveIntegerField(default=0)
