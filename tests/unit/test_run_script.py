@@ -70,3 +70,45 @@ def test_an_unpatched_312_is_taken_only_with_a_warning(tmp_path):
     found, said = find_python(tmp_path, {"python3.12": "3.12.1", "python3": "3.12.3"})
     assert found == "python3"  # the newest of them
     assert "Warning: Python 3.12.3 lacks the ipaddress fixes of 3.12.4" in said
+
+
+def suite_processes(tmp_path: Path, cores: int, *args: str) -> list[str]:
+    """The ``-n`` of each pytest run ``test_suite`` makes with ``cores`` cores (a stand-in ``nproc``
+    and a stand-in Python that says its arguments)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "nproc").write_text(f"#!/bin/sh\necho {cores}\n")
+    (bin_dir / "python").write_text('#!/bin/sh\necho "$@"\n')
+    for stand_in in bin_dir.iterdir():
+        stand_in.chmod(0o755)
+    text = RUN.read_text()
+    functions = "\n".join(
+        text[text.index(start) : text.index("\n}\n", text.index(start)) + 3]
+        for start in ("say() {", "cores() {", "test_suite() {")
+    )
+    script = f'set -euo pipefail\nPY={bin_dir / "python"}\n{functions}\ntest_suite "$@"\n'
+    done = subprocess.run(
+        [shutil.which("bash"), "-c", script, "run", *args],
+        env={"PATH": f"{bin_dir}:/usr/bin:/bin"},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    runs = done.stdout.splitlines()
+    assert len(runs) == 2 and "not browser" in runs[0] and "-m browser" in runs[1], runs
+    return [run.split()[run.split().index("-n") + 1] for run in runs]
+
+
+@pytest.mark.parametrize(
+    ("cores", "args", "processes"),
+    [
+        (2, (), ["3", "4"]),  # CI's machine: one a core and one more, then two a core
+        (1, (), ["2", "2"]),
+        (8, (), ["9", "8"]),  # eight Chromiums at most
+        (2, ("-n", "5"), ["5", "5"]),  # asked for: both
+        (2, ("-n0", "-x"), ["0", "0"]),
+    ],
+)
+def test_the_suite_runs_more_processes_than_cores(tmp_path, cores, args, processes):
+    assert suite_processes(tmp_path, cores, *args) == processes
