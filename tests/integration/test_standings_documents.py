@@ -1,7 +1,10 @@
 """The standings snapshot's documents (tournaments/fields.py): stored as written (PostgreSQL's json
 type, not jsonb), read back exactly, in Greek as in English, by the model and by ``values_list``."""
 
+import importlib
+
 import pytest
+from django.apps import apps
 from django.db import connection
 
 from tournaments import services
@@ -27,23 +30,30 @@ def test_the_documents_are_read_back_as_written(user):
     assert StandingsSnapshot.objects.get(pk=snapshot.pk).rows == []
 
 
+def columns(query: str) -> dict[str, str]:
+    """Each column of the snapshot's table, with what ``query`` (of the table's name) says of it."""
+    with connection.cursor() as cursor:
+        cursor.execute(query, [StandingsSnapshot._meta.db_table])
+        return dict(cursor.fetchall())
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite keeps every JSON document as text")
 def test_on_postgresql_they_are_json_not_jsonb():
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = %s",
-            [StandingsSnapshot._meta.db_table],
-        )
-        types = dict(cursor.fetchall())
+    types = columns("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = %s")
     assert {types["rows"], types["ranking"], types["playoffs"]} == {"json"}
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's TOAST compression")
-def test_on_postgresql_they_are_compressed_by_lz4():
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT attname, attcompression FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0",
-            [StandingsSnapshot._meta.db_table],
-        )
-        methods = dict(cursor.fetchall())
+def test_on_postgresql_the_migration_has_them_compressed_by_lz4_and_back():
+    """Migration 0015, forward then back (applied here by hand: ``./run test`` builds its test
+    databases from the models, not by the migrations, which ``test_migrations`` applies)."""
+    migration = importlib.import_module("tournaments.migrations.0015_standings_documents_lz4")
+    query = "SELECT attname, attcompression FROM pg_attribute WHERE attrelid = %s::regclass"
+    with connection.schema_editor() as editor:
+        migration.lz4(apps, editor)
+    methods = columns(query)
     assert {methods["rows"], methods["ranking"], methods["playoffs"]} == {"l"}
+    with connection.schema_editor() as editor:
+        migration.pglz(apps, editor)
+    methods = columns(query)
+    assert {methods["rows"], methods["ranking"], methods["playoffs"]} == {"p"}
