@@ -14,6 +14,7 @@ subscription of the local push service, as in test_push_browser.py's page)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 
 import pytest
@@ -83,14 +84,18 @@ def organizer(django_user_model):
     return django_user_model.objects.create_user(username="org", password="pw-org-12345")
 
 
-def until(tab: Page, check: Callable[[], object], what: str, timeout_ms: int = 10_000) -> object:
-    """Ask ``check`` again (letting Playwright's events in) until it answers something true."""
-    for _ in range(timeout_ms // 50):
+def until(tab: Page, check: Callable[[], object], what: str, timeout_s: float = 30) -> object:
+    """Ask ``check`` again (letting Playwright's events in) until it answers something true, for
+    ``timeout_s`` by the clock: a push whose page's words are fetched from the live server took
+    over 10 s on CI's two cores shared by four browsers."""
+    deadline = time.monotonic() + timeout_s
+    while True:
         found = check()
         if found:
             return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still waiting for {what}")
         tab.wait_for_timeout(50)
-    raise AssertionError(f"still waiting for {what}")
 
 
 class SiteWorker:

@@ -5,6 +5,7 @@ even inside a function (an import put off to run time is a dependency all the sa
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,17 @@ def test_the_shared_packages_import_no_app(package):
         if other not in SHARED[package]
     ]
     assert wrong == []
+
+
+def test_every_browser_test_is_where_run_test_looks_for_them():
+    """``./run test`` collects the browser tests from tests/functional and the files named
+    ``*_browser.py`` elsewhere only (collecting the whole suite cost each browser process 8 s): a
+    browser test anywhere else would never run."""
+    elsewhere = [
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if re.search(r"pytest\.mark\.browser\b", path.read_text())
+        and (ROOT / "tests" / "functional") not in path.parents
+        and not path.name.endswith("_browser.py")
+    ]
+    assert elsewhere == []
