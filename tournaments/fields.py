@@ -8,7 +8,8 @@ lookups into the document that these never make. ``json`` keeps the text: it has
 operator, so a field of this kind is never compared in a query (``filter(rows=...)``). The text
 is written by orjson, ten times faster than ``json.dumps`` at this size.
 
-SQLite stores JSON as text either way: the field is Django's ``JSONField`` there.
+SQLite stores JSON as text either way: there the field is Django's ``JSONField``, its text
+written by orjson too.
 """
 
 from __future__ import annotations
