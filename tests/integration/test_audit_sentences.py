@@ -4,6 +4,7 @@ who acted: the organizer, an account by its name, a table's tablet."""
 
 import datetime as dt
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.urls import reverse
@@ -129,8 +130,12 @@ def test_times_are_local_and_changes_are_grouped_by_round(organizer, settings):
     r2 = services.round_generate(tournament=t, user=organizer)
     deal = r1.tables.get(number=1).match.deals.get()
     scoring.deal_correct(deal=deal, data=WIN_1, user=organizer)  # a round 1 table, corrected later
-    # The correction at 19:42 UTC: 21:42 in Athens (winter, UTC+2).
-    when = dt.datetime(2026, 11, 27, 19, 42, tzinfo=dt.UTC)
+    # The correction at 19:42 UTC tomorrow (after everything else, whenever the test runs): 21:42 in
+    # Athens in winter (UTC+2), 22:42 in summer.
+    tomorrow = timezone.now() + dt.timedelta(days=1)
+    when = tomorrow.replace(hour=19, minute=42, second=0, microsecond=0)
+    local = when.astimezone(ZoneInfo("Europe/Athens")).strftime("%H:%M")
+    assert local in ("21:42", "22:42")
     Deal.history.filter(id=deal.pk, history_type="~").update(history_date=when)
     page = audit_page(tournament=t)
     by_round = groups(page)
@@ -140,7 +145,7 @@ def test_times_are_local_and_changes_are_grouped_by_round(organizer, settings):
     assert "penalty to Team 2 (No. 2): −10 points, ‘slow’ (the organizer)" in by_round["Round 1"]
     assert "round 2 drawn (the organizer)" in by_round["Round 2"]
     assert "table 1: deal 1 corrected, 100–62 → 62–100 (the organizer)" in by_round["Round 1"]
-    assert "21:42 table 1: deal 1 corrected, 100–62 → 62–100 (the organizer)" in sentences(page)
+    assert f"{local} table 1: deal 1 corrected, 100–62 → 62–100 (the organizer)" in sentences(page)
     assert r2.number == 2
     # within a group, in the order things happened
     lines = [line for g in page["groups"] for line in g["lines"] if g["round"] == 1]
