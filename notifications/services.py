@@ -418,7 +418,7 @@ def _mail(
             )
     if messages:
         try:
-            mail.get_connection().send_messages(messages)
+            mail.mailers.default.send_messages(messages)
         except Exception:  # a mail server down does not stop the pushes (already sent)
             logger.warning("notifications: the mail could not be sent", exc_info=True)
             return 0

@@ -112,7 +112,8 @@ class Command(BaseCommand):
             user=user,
             club=club,
             name="Demo season",
-            starts_on=today.replace(month=1, day=1),
+            # from the first of January of last week's cup (last year's, in the first week of January)
+            starts_on=(today - datetime.timedelta(days=7)).replace(month=1, day=1),
             ends_on=today.replace(month=12, day=31),
         )
         ratings.ratings_refresh()
