@@ -3,6 +3,7 @@ Python package from GET /api/schema/, and the script logs in for a token, starts
 deals and reads the sheet, the match file, a tournament's standings and its final ranking, each as a
 typed model (not a dictionary) with the values the server computed."""
 
+import contextlib
 import importlib
 import subprocess
 import sys
@@ -49,11 +50,19 @@ def generated(live_server, tmp_path):
             del sys.modules[name]
 
 
+@pytest.fixture
+def clients():
+    """The clients a test opens, closed after it: a live server's thread keeps its database
+    connection for as long as a client keeps its socket alive."""
+    with contextlib.ExitStack() as stack:
+        yield stack
+
+
 def part(name):
     return importlib.import_module(f"{PACKAGE}.{name}")
 
 
-def test_a_clubs_script_scores_a_match_and_reads_the_standings(generated, live_server, organizer):
+def test_a_clubs_script_scores_a_match_and_reads_the_standings(generated, clients, live_server, organizer):
     models = part("models")
     # A module per group of the docs (api/schema.py's TAGS), a function per operation id.
     token_create = part("api.tokens_and_sync.v1_token_create")
@@ -65,9 +74,12 @@ def test_a_clubs_script_scores_a_match_and_reads_the_standings(generated, live_s
 
     # Log in: the account's token (no credentials yet, so a plain client).
     login = models.AuthTokenRequest(username="kafeneio", password="pw-kafeneio-12345")
-    token = token_create.sync(client=generated.Client(base_url=live_server.url), body=login)
+    anonymous = clients.enter_context(generated.Client(base_url=live_server.url))
+    token = token_create.sync(client=anonymous, body=login)
     assert isinstance(token, models.AuthToken) and token.token == organizer.token
-    api = generated.AuthenticatedClient(base_url=live_server.url, token=token.token, prefix="Token")
+    api = clients.enter_context(
+        generated.AuthenticatedClient(base_url=live_server.url, token=token.token, prefix="Token")
+    )
 
     # A Mpourloto match to 300, then FORMAT.md's two deals and a capot that wins it.
     teams = [
