@@ -1,5 +1,6 @@
 """manage.py replay and demo_data."""
 
+import datetime
 import io
 import json
 import subprocess
@@ -120,6 +121,20 @@ def test_demo_data_loads_matches_and_a_tournament_once():
     )  # the cup's eight played the night too
     call_command("demo_data", stdout=io.StringIO())
     assert Match.objects.count() == 2 + 8 + 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_the_first_week_of_january_the_demo_season_still_holds_last_weeks_cup(monkeypatch):
+    """Last week's cup was played last year: the season starts on its year's first of January."""
+    from django.utils import timezone
+
+    monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: datetime.date(2028, 1, 3))
+    call_command("demo_data", stdout=io.StringIO())
+    cup = Tournament.objects.get(status="finished")
+    season = Season.objects.get(club=cup.club)
+    assert cup.starts_on == datetime.date(2027, 12, 27)
+    assert (season.starts_on, season.ends_on) == (datetime.date(2027, 1, 1), datetime.date(2028, 12, 31))
+    assert [row.total for row in season_table(season).rows[:2]] == [25, 25]
 
 
 def replay_bytes(path_or_dash, stdin=b""):
