@@ -10,6 +10,7 @@
   const DEAL_FORMS = "form.deal-form, form.thrown-in-form";
   const SHEETS_CACHE = "tsoxa-sheets";  // sw.js keeps the sheets there
   const LOCAL = "tsoxa-pending-deals";  // localStorage: before IndexedDB, and without it
+  const ANSWERED = "tsoxa-deals-answered";  // localStorage: {page: when a waiting deal of it was last answered}
   const RETRY_MS = 20000, RETRY_FIRST_MS = 2000, ANSWER_MS = 15000;
 
   function el(tag, props, ...children) {
@@ -190,12 +191,32 @@
         response = {status: 0};
       }
       if (!response.status || failed(response.status)) { stopped = true; break; }
+      answered(item.page);  // before it leaves the store: a page opened meanwhile looks here (start)
       await store.remove(item.id);
       if (response.ok && !response.redirected) sent += 1;
       else refused.push(item);  // refused (finished, changed, not this tablet's): enter it again
     }
     return {sent: sent, refused: refused, stopped: stopped};
   }
+  // A waiting deal answered by the server, page by page (the last hour's). A page opened while its
+  // deal was on its way from another (the tablet reloaded as the connection returned) may have been
+  // drawn before the deal was saved, and finds the store empty once the other took it out: it asks
+  // for its sheet again when the answer came after it began loading (start).
+  function answered(page) {
+    try {
+      const now = Date.now(), list = JSON.parse(localStorage.getItem(ANSWERED) || "{}");
+      Object.keys(list).forEach((p) => { if (!(now - list[p] < 3600000)) delete list[p]; });
+      list[page] = now;
+      localStorage.setItem(ANSWERED, JSON.stringify(list));
+    } catch (e) { /* no storage: the sheet shows the deal at its next load */ }
+  }
+  function answeredSinceLoad() {
+    try {
+      const when = JSON.parse(localStorage.getItem(ANSWERED) || "{}")[location.pathname];
+      return typeof when === "number" && when >= performance.timeOrigin;
+    } catch (e) { return false; }
+  }
+
   // Tried again later while the server fails.
   let retryIn = 0, retryTimer = null;
   function retryLater() {
@@ -476,6 +497,7 @@
     show();
     reload().then(() => {
       document.dispatchEvent(new CustomEvent("tsoxa:waiting", {detail: waiting}));  // kept.js, on the offline page
+      if (!waiting.length && answeredSinceLoad()) refreshSheet();
       resend();
     });
   }

@@ -17,6 +17,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from scoring import services as scoring
+from scoring.models import Match
+from tests.factories import WIN_0
+
 pytestmark = pytest.mark.browser
 
 TEAMS = ("Alpha", "Beta")
@@ -356,3 +360,32 @@ def test_a_waiting_deal_is_sent_when_the_page_is_opened_again(page: Page, live_s
     expect_sheet(page, totals=(100, 62), results=["made"], next_dealer="Babis")
     page.reload()  # sent once only
     expect_sheet(page, totals=(100, 62), results=["made"], next_dealer="Babis")
+
+
+
+def test_a_page_drawn_before_its_deal_was_saved_asks_for_the_sheet_again(page: Page, live_server) -> None:
+    # The tablet reloads as the connection returns: the page being left sends the waiting deal,
+    # the new one is drawn before the deal is saved, and finds the store empty once the first took
+    # it out. Here the new page's HTML is taken from the server before the deal is saved (in a
+    # context without the service worker, whose requests a route does not see), and the other
+    # page's note that the deal was answered (offline.js) is written as the page begins.
+    context = page.context.browser.new_context(viewport=page.viewport_size, service_workers="block")
+    try:
+        tablet = context.new_page()
+        pk = start_match(tablet, live_server.url, target=1000, first_dealer=0)
+        sheet = f"{live_server.url}/matches/{pk}/"
+
+        def drawn_then_saved(route) -> None:
+            response = route.fetch()  # the sheet without the deal
+            scoring.deal_record(match=Match.objects.get(pk=pk), deal=WIN_0)
+            route.fulfill(response=response)
+
+        tablet.route(sheet, drawn_then_saved, times=1)
+        tablet.add_init_script(
+            "localStorage.setItem('tsoxa-deals-answered', JSON.stringify({[location.pathname]: Date.now()}))"
+        )
+        tablet.reload()
+        expect_sheet(tablet, totals=(100, 62), results=["made"], next_dealer="Babis")
+        assert Match.objects.get(pk=pk).deals.count() == 1
+    finally:
+        context.close()
