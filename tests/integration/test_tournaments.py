@@ -1,11 +1,12 @@
 """Tournaments from registration to final standings, through the services (Celery eager)."""
 
+import gc
 from unittest import mock
 
 import pytest
 
 from scoring import services as scoring
-from tournaments import services, tasks
+from tournaments import pairing, services, tasks
 from tournaments.models import Entry, Round, StandingsSnapshot, Tournament
 
 # Real commits: the standings task is queued with transaction.on_commit.
@@ -360,3 +361,37 @@ def test_the_organizer_sees_who_changed_what(organizer, client):
     assert "Waiting for confirmation" in client.get(reverse("tournaments:manage", args=[t.slug])).text
     client.logout()
     assert client.get(reverse("tournaments:audit", args=[t.slug])).status_code == 302
+
+
+def test_the_draw_pairs_without_the_cyclic_collector_and_gives_it_back_even_when_refused(organizer):
+    t = services.tournament_start(tournament=make(organizer, teams=6))
+    seen: list[bool] = []
+    real = pairing.swiss_pairs
+
+    def watched(entries, played):
+        seen.append(gc.isenabled())
+        return real(entries, played)
+
+    with mock.patch.object(pairing, "swiss_pairs", watched):
+        rnd = services.round_generate(tournament=t)
+    assert seen == [False] and gc.isenabled()
+    assert rnd.tables.count() == 3
+    services.round_start(rnd=rnd)
+    play(rnd)
+
+    def refused(entries, played):
+        seen.append(gc.isenabled())
+        raise pairing.PairingError("no pairing")
+
+    with mock.patch.object(pairing, "swiss_pairs", refused), pytest.raises(services.TournamentError):
+        services.round_generate(tournament=t)
+    assert seen == [False, False] and gc.isenabled()
+    assert t.rounds.count() == 1  # nothing saved
+
+    gc.disable()  # a process that runs without it is left so
+    try:
+        with mock.patch.object(pairing, "swiss_pairs", watched):
+            services.round_generate(tournament=t)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
