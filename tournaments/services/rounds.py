@@ -186,8 +186,8 @@ def _collector_paused() -> Iterator[None]:
     """No cyclic garbage collection while the pairing is worked out (the standings read, the
     pairing, its check): the objects it makes (at 5,000 teams, tens of thousands of results, rows
     and edges, none of them in a cycle) would set off full collections, each walking all of them.
-    One fell inside one draw in five of the benchmark's and took 80-190 ms, up to half the draw
-    (issue 29). They are freed as usual, by their counts; the collector runs again right after."""
+    One fell inside one draw in five of the benchmark's and added 70-180 ms, more than the pairing
+    itself took (issue 29). They are freed as usual, by their counts; the collector runs again right after."""
     was = gc.isenabled()
     gc.disable()
     try:
