@@ -102,10 +102,12 @@ def visible(page: str) -> str:
 
 
 @functools.cache
-def _pattern(msgid: str) -> re.Pattern[str] | None:
-    """A msgid as it shows on a page: its placeholders stand for anything (names, numbers). Made
-    once a msgid: the checks below try each of the catalogue's thousands on every page, and re's
-    own cache keeps only 512."""
+def _pattern(msgid: str) -> tuple[re.Pattern[str], tuple[str, ...]] | None:
+    """A msgid as it shows on a page: its placeholders stand for anything (names, numbers); and its
+    literal pieces, each of which a page must hold for the pattern to match there (a cheap test
+    that rules out most of the catalogue before a regular expression is tried). Made once a msgid:
+    the checks below try each of the catalogue's thousands on every page, and re's own cache keeps
+    only 512."""
     text = _text(msgid)
     pieces = re.split(r"%\(\w+\)[sdr]|%[sd]", text)
     if sum(len(re.findall(r"[A-Za-z]", piece)) for piece in pieces) < 3:
@@ -113,7 +115,12 @@ def _pattern(msgid: str) -> re.Pattern[str] | None:
     body = "[^¦]{1,120}?".join(re.escape(piece) for piece in pieces)
     start = r"(?<![\w])" if re.match(r"\w", text) else ""
     end = r"(?![\w])" if re.search(r"\w$", text) else ""
-    return re.compile(start + body + end)
+    return re.compile(start + body + end), tuple(sorted(filter(None, pieces), key=len, reverse=True))
+
+
+def _shows(found: tuple[re.Pattern[str], tuple[str, ...]], page: str) -> bool:
+    pattern, pieces = found
+    return all(piece in page for piece in pieces) and pattern.search(page) is not None
 
 
 def untranslated(english: str, translated: str, entries: list[dict]) -> list[str]:
@@ -128,8 +135,8 @@ def untranslated(english: str, translated: str, entries: list[dict]) -> list[str
         for source in filter(None, sources):
             if source in targets:
                 continue  # the same word in both languages (a symbol, a name): nothing to tell apart
-            pattern = _pattern(source)
-            if pattern and pattern.search(english) and pattern.search(translated):
+            found = _pattern(source)
+            if found and _shows(found, english) and _shows(found, translated):
                 left.append(source)
     return sorted(set(left))
 
