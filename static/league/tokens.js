@@ -9,15 +9,26 @@
     button.hidden = false;
     button.addEventListener("click", function () {
       field.select();
-      const done = function () {
-        button.textContent = button.dataset.copied || label;
-        setTimeout(function () { button.textContent = label; }, 2000);
+      const say = function (words, ms) {
+        button.textContent = words || label;
+        clearTimeout(button.restore);
+        button.restore = setTimeout(function () { button.textContent = label; }, ms);
+      };
+      const byHand = function () {  // the key stays selected: a long press or Ctrl+C copies it
+        field.select();
+        let copied = false;
+        try {
+          copied = Boolean(document.execCommand("copy"));
+        } catch (error) {
+          copied = false;
+        }
+        if (copied) say(button.dataset.copied, 2000);
+        else say(button.dataset.notCopied, 6000);
       };
       if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand("copy"); done(); });
+        navigator.clipboard.writeText(field.value).then(function () { say(button.dataset.copied, 2000); }, byHand);
       } else {
-        document.execCommand("copy");
-        done();
+        byHand();
       }
     });
   });

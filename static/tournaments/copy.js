@@ -1,25 +1,38 @@
 // A "Copy" button (data-copy: the selector of the field or element whose text it copies; data-copied: what the
-// button says for a moment once it has). The buttons are hidden until this script shows them: without
-// it the snippet is still there to select and copy by hand.
+// button says for a moment once it has; data-not-copied: what it says when the browser copied nothing, the text
+// then left selected to copy by hand). The buttons are hidden until this script shows them: without it the
+// snippet is still there to select and copy by hand.
 (function () {
   "use strict";
+
+  function select(field) {
+    if (typeof field.select === "function") field.select();
+    else window.getSelection().selectAllChildren(field);
+  }
 
   function copy(button) {
     const field = document.querySelector(button.dataset.copy);
     if (!field) return;
     const text = field.value !== undefined ? field.value : field.textContent;
-    const done = function () {
-      const label = button.textContent;
-      button.textContent = button.dataset.copied || label;
-      window.setTimeout(function () { button.textContent = label; }, 2000);
+    const label = button.dataset.label;
+    const say = function (words, ms) {
+      button.textContent = words || label;
+      window.clearTimeout(button.restore);  // a second tap: its own words, then the button's own label
+      button.restore = window.setTimeout(function () { button.textContent = label; }, ms);
     };
-    const byHand = function () {  // no clipboard API (an http:// page other than localhost)
-      if (typeof field.select === "function") field.select();
-      else window.getSelection().selectAllChildren(field);  // selected: copied below, or by hand
-      if (document.execCommand && document.execCommand("copy")) done();
+    const byHand = function () {  // no clipboard API (an http:// page other than localhost), or it refused
+      select(field);
+      let copied = false;
+      try {
+        copied = Boolean(document.execCommand && document.execCommand("copy"));
+      } catch (error) {
+        copied = false;
+      }
+      if (copied) say(button.dataset.copied, 2000);
+      else say(button.dataset.notCopied, 6000);  // selected: a long press or Ctrl+C copies it
     };
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(done, byHand);
+      navigator.clipboard.writeText(text).then(function () { say(button.dataset.copied, 2000); }, byHand);
     } else {
       byHand();
     }
@@ -27,6 +40,7 @@
 
   function init() {
     document.querySelectorAll("button[data-copy]").forEach(function (button) {
+      button.dataset.label = button.textContent;
       button.hidden = false;
       button.addEventListener("click", function () { copy(button); });
     });

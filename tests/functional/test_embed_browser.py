@@ -168,6 +168,7 @@ def test_the_organizer_copies_the_snippet(browser: Browser, live_server, night):
         night.refresh_from_db()
         assert night.embed_origins == "https://club.example\nhttp://localhost:8000"
         button = page.get_by_test_id("embed-settings").locator('button[data-copy="#embed-code-standings"]')
+        page.bring_to_front()  # the clipboard is written only from the focused page
         button.click()
         expect(button).to_have_text("Copied")
         copied = page.evaluate("navigator.clipboard.readText()")
@@ -177,6 +178,39 @@ def test_the_organizer_copies_the_snippet(browser: Browser, live_server, night):
             'style="border: 0"></iframe>'
         )
         expect(button).to_have_text("Copy", timeout=4000)
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_a_snippet_the_browser_will_not_copy_is_left_selected_and_the_button_says_so(
+    browser: Browser, live_server, night
+):
+    """The clipboard refused and the old copy command copying nothing (a locked-down browser): the
+    button says so, and the snippet is selected, to copy by hand. It says "Copy" again later."""
+    client = Client()
+    client.force_login(night.organizer)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(
+        "navigator.clipboard.writeText = () => Promise.reject(new DOMException('no', 'NotAllowedError'));"
+        "document.execCommand = () => false;"
+    )
+    session = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": session.key, "value": session.value, "url": live_server.url}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(f"{live_server.url}/tournaments/{night.slug}/manage/")
+        button = page.get_by_test_id("embed-settings").locator('button[data-copy="#embed-code-standings"]')
+        button.click()
+        expect(button).to_have_text("Selected: copy it by hand")
+        snippet = page.get_by_test_id("embed-code-standings").text_content()
+        assert "<iframe" in snippet
+        assert page.evaluate("window.getSelection().toString()") == snippet
+        button.click()  # again: the same words, then the button's own label (not its last words)
+        expect(button).to_have_text("Selected: copy it by hand")
+        expect(button).to_have_text("Copy", timeout=9000)
     finally:
         context.close()
     assert not errors, errors
