@@ -127,6 +127,17 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+def pytest_collection_finish(session):
+    """Every test module imported, the process settles as the app's processes do once started
+    (``config.startup.settled``: what starting made moves to the collector's permanent generation),
+    so the tests run the app as it runs, and a full collection walks only what the tests make, not
+    Django, the apps and the test modules each time (tests/api in one process: 72.7–78.8 s of CPU
+    without it, 70.4 s with it)."""
+    from config.startup import settled
+
+    settled()
+
+
 # Web Push (notifications/): the site's VAPID keys, and a local push service that checks each
 # message's VAPID signature and keeps what it received (tests/push_fakes.py).
 @pytest.fixture
