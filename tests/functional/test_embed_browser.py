@@ -10,14 +10,14 @@ do: Chromium treats it as public and refuses it any frame on this computer, what
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scoring import services as scoring
 from tournaments import embed, services
@@ -147,73 +147,77 @@ def test_an_origin_not_listed_is_refused_the_frame(page: Page, live_server, nigh
     assert any("frame-ancestors" in line for line in console), console
 
 
-def test_the_organizer_copies_the_snippet(browser: Browser, live_server, night):
+@pytest.fixture
+def organizer_page(browser: Browser, live_server, night) -> Iterator[Callable[..., Page]]:
+    """``organizer_page(clipboard=…, script=…)``: the tournament's organizer page at 1280×800, the
+    organizer logged in; ``clipboard`` grants it the clipboard, ``script`` runs before the page's
+    own. A JavaScript error on it fails the test."""
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
     client = Client()
     client.force_login(night.organizer)
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     session = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": session.key, "value": session.value, "url": live_server.url}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        page.goto(f"{live_server.url}/tournaments/{night.slug}/manage/")
-        section = page.get_by_test_id("embed-settings")
-        section.get_by_label("Websites that may show them").fill(
-            "https://club.example/\nhttp://localhost:8000"
-        )
-        section.get_by_role("button", name="Save", exact=True).click()
-        expect(page.locator("ul.messages")).to_contain_text("saved")
-        night.refresh_from_db()
-        assert night.embed_origins == "https://club.example\nhttp://localhost:8000"
-        button = page.get_by_test_id("embed-settings").locator('button[data-copy="#embed-code-standings"]')
-        page.bring_to_front()  # the clipboard is written only from the focused page
-        button.click()
-        expect(button).to_have_text("Copied")
-        copied = page.evaluate("navigator.clipboard.readText()")
-        assert copied == (
-            f'<iframe src="{live_server.url}/tournaments/{night.slug}/embed/standings/" '
-            'title="Standings · Club night" width="100%" height="600" loading="lazy" '
-            'style="border: 0"></iframe>'
-        )
-        expect(button).to_have_text("Copy", timeout=4000)
-    finally:
+
+    def open_page(*, clipboard: bool = False, script: str = "") -> Page:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        contexts.append(context)
+        if clipboard:
+            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+        if script:
+            context.add_init_script(script)
+        context.add_cookies([{"name": session.key, "value": session.value, "url": live_server.url}])
+        tab = context.new_page()
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.goto(f"{live_server.url}/tournaments/{night.slug}/manage/")
+        return tab
+
+    yield open_page
+    for context in contexts:
         context.close()
     assert not errors, errors
 
 
-def test_a_snippet_the_browser_will_not_copy_is_left_selected_and_the_button_says_so(
-    browser: Browser, live_server, night
-):
+def test_the_organizer_copies_the_snippet(organizer_page, live_server, night):
+    page = organizer_page(clipboard=True)
+    section = page.get_by_test_id("embed-settings")
+    section.get_by_label("Websites that may show them").fill("https://club.example/\nhttp://localhost:8000")
+    section.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator("ul.messages")).to_contain_text("saved")
+    night.refresh_from_db()
+    assert night.embed_origins == "https://club.example\nhttp://localhost:8000"
+    button = page.get_by_test_id("embed-settings").locator('button[data-copy="#embed-code-standings"]')
+    page.bring_to_front()  # the clipboard is written only from the focused page
+    button.click()
+    expect(button).to_have_text("Copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == (
+        f'<iframe src="{live_server.url}/tournaments/{night.slug}/embed/standings/" '
+        'title="Standings · Club night" width="100%" height="600" loading="lazy" '
+        'style="border: 0"></iframe>'
+    )
+    expect(button).to_have_text("Copy", timeout=4000)
+
+
+# A browser that copies nothing: the clipboard refuses, the old copy command copies nothing.
+REFUSED_CLIPBOARD = """
+navigator.clipboard.writeText = () => Promise.reject(new DOMException("refused", "NotAllowedError"));
+document.execCommand = () => false;
+"""
+
+
+def test_a_snippet_the_browser_will_not_copy_is_left_selected_and_the_button_says_so(organizer_page):
     """The clipboard refused and the old copy command copying nothing (a locked-down browser): the
     button says so, and the snippet is selected, to copy by hand. It says "Copy" again later."""
-    client = Client()
-    client.force_login(night.organizer)
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.add_init_script(
-        "navigator.clipboard.writeText = () => Promise.reject(new DOMException('no', 'NotAllowedError'));"
-        "document.execCommand = () => false;"
-    )
-    session = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": session.key, "value": session.value, "url": live_server.url}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        page.goto(f"{live_server.url}/tournaments/{night.slug}/manage/")
-        button = page.get_by_test_id("embed-settings").locator('button[data-copy="#embed-code-standings"]')
-        button.click()
-        expect(button).to_have_text("Selected: copy it by hand")
-        snippet = page.get_by_test_id("embed-code-standings").text_content()
-        assert "<iframe" in snippet
-        assert page.evaluate("window.getSelection().toString()") == snippet
-        button.click()  # again: the same words, then the button's own label (not its last words)
-        expect(button).to_have_text("Selected: copy it by hand")
-        expect(button).to_have_text("Copy", timeout=9000)
-    finally:
-        context.close()
-    assert not errors, errors
+    page = organizer_page(script=REFUSED_CLIPBOARD)
+    button = page.get_by_test_id("embed-settings").locator('button[data-copy="#embed-code-standings"]')
+    button.click()
+    expect(button).to_have_text("Selected: copy it by hand")
+    snippet = page.get_by_test_id("embed-code-standings").text_content()
+    assert "<iframe" in snippet
+    assert page.evaluate("window.getSelection().toString()") == snippet
+    button.click()  # again: the same words, then the button's own label (not its last words)
+    expect(button).to_have_text("Selected: copy it by hand")
+    expect(button).to_have_text("Copy", timeout=9000)
 
 
 @pytest.fixture
