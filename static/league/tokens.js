@@ -26,7 +26,18 @@
         else say(button.dataset.notCopied, 6000);
       };
       if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(field.value).then(function () { say(button.dataset.copied, 2000); }, byHand);
+        // The clipboard's answer, or none within a second and a half: then the old way (copy.js).
+        let answered = false;
+        const once = function (then) {
+          return function () {
+            if (answered) return;
+            answered = true;
+            clearTimeout(late);
+            then();
+          };
+        };
+        const late = setTimeout(once(byHand), 1500);
+        navigator.clipboard.writeText(field.value).then(once(function () { say(button.dataset.copied, 2000); }), once(byHand));
       } else {
         byHand();
       }

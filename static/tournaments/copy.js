@@ -32,7 +32,19 @@
       else say(button.dataset.notCopied, 6000);  // selected: a long press or Ctrl+C copies it
     };
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(function () { say(button.dataset.copied, 2000); }, byHand);
+      // The clipboard's answer, or none within a second and a half (a browser that never answers,
+      // seen under load): then the old way, while the tap still allows it. The first to come counts.
+      let answered = false;
+      const once = function (then) {
+        return function () {
+          if (answered) return;
+          answered = true;
+          window.clearTimeout(late);
+          then();
+        };
+      };
+      const late = window.setTimeout(once(byHand), 1500);
+      navigator.clipboard.writeText(text).then(once(function () { say(button.dataset.copied, 2000); }), once(byHand));
     } else {
       byHand();
     }

@@ -198,17 +198,22 @@ def test_the_organizer_copies_the_snippet(organizer_page, live_server, night):
     expect(button).to_have_text("Copy", timeout=4000)
 
 
-# A browser that copies nothing: the clipboard refuses, the old copy command copies nothing.
-REFUSED_CLIPBOARD = """
-navigator.clipboard.writeText = () => Promise.reject(new DOMException("refused", "NotAllowedError"));
-document.execCommand = () => false;
-"""
+# A browser that copies nothing: the clipboard refuses, or never answers; the old copy command
+# copies nothing.
+NO_COPY = {
+    "refused": "navigator.clipboard.writeText = () => Promise.reject(new Error('refused'));",
+    "no answer": "navigator.clipboard.writeText = () => new Promise(() => {});",
+}
 
 
-def test_a_snippet_the_browser_will_not_copy_is_left_selected_and_the_button_says_so(organizer_page):
-    """The clipboard refused and the old copy command copying nothing (a locked-down browser): the
-    button says so, and the snippet is selected, to copy by hand. It says "Copy" again later."""
-    page = organizer_page(script=REFUSED_CLIPBOARD)
+@pytest.mark.parametrize("clipboard", NO_COPY)
+def test_a_snippet_the_browser_will_not_copy_is_left_selected_and_the_button_says_so(
+    organizer_page, clipboard
+):
+    """The clipboard refusing or never answering, and the old copy command copying nothing (a
+    locked-down browser): the button says so, and the snippet is selected, to copy by hand. It says
+    "Copy" again later."""
+    page = organizer_page(script=NO_COPY[clipboard] + "document.execCommand = () => false;")
     button = page.get_by_test_id("embed-settings").locator('button[data-copy="#embed-code-standings"]')
     button.click()
     expect(button).to_have_text("Selected: copy it by hand")
