@@ -7,6 +7,7 @@ from notifications.services import vapid_keys_new
 
 class Command(BaseCommand):
     help = "Print a new VAPID key pair (Web Push) as lines for .env. Keep the private key secret."
+    requires_system_checks: list[str] = []  # it makes two keys: Django's checks would only delay it
 
     def handle(self, *args, **options) -> None:
         public, private = vapid_keys_new()

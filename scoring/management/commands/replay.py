@@ -10,6 +10,9 @@ from scoring import engine
 
 class Command(BaseCommand):
     help = "Read a match file (FORMAT.md; FILE or - for standard input) and print its score sheet as JSON."
+    # It reads a file and the engine, never the database, the URLs or the templates: Django's
+    # checks of those (most of its start-up) would only make every replay wait.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the match file, or - to read standard input")
