@@ -11,26 +11,62 @@ Both run the bundles of drf-spectacular-sidecar (our static files):
   search in a worker made from a blob: URL.
 
 Each page has its Content-Security-Policy: the site's, with scripts from our origin only.
+
+The schema itself (/api/schema/) is made once a process for each language and version: it
+depends only on the code and the settings, and making it takes a second or more of CPU (anyone
+may ask for it, often). A change of settings (the tests' overrides) forgets what was made.
 """
 
 from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Any
 
 import drf_spectacular_sidecar
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.core.signals import setting_changed
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 from django.utils.cache import patch_cache_control
 from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
-from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 DOCS_CSP: dict[str, list[str]] = {**settings.SECURE_CSP, "script-src": [CSP.SELF]}
 REDOC_CSP: dict[str, list[str]] = {**DOCS_CSP, "worker-src": [CSP.SELF, "blob:"]}
+
+_schemas: dict[tuple[str | None, str | None], Any] = {}  # (language, version): the schema made
+
+
+def _forget_schemas(**kwargs: Any) -> None:
+    _schemas.clear()
+
+
+setting_changed.connect(_forget_schemas, dispatch_uid="api.docs.forget_schemas")
+
+
+class SchemaView(SpectacularAPIView):
+    """drf-spectacular's schema view, each language's and version's schema made once a process
+    (its ``get`` has set the language a ``?lang=`` asks for)."""
+
+    def _get_schema_response(self, request: Request) -> Response:
+        version = self.api_version or request.version or self._get_version_parameter(request)
+        key = (translation.get_language(), version)
+        schema = _schemas.get(key)
+        if schema is None:
+            generator = self.generator_class(
+                urlconf=self.urlconf, api_version=version, patterns=self.patterns
+            )
+            schema = _schemas[key] = generator.get_schema(request=request, public=self.serve_public)
+        disposition = f'inline; filename="{self._get_filename(request, version)}"'
+        return Response(data=schema, headers={"Content-Disposition": disposition})
+
 
 swagger = csp_override(DOCS_CSP)(SpectacularSwaggerSplitView.as_view(url_name="schema"))
 redoc = csp_override(REDOC_CSP)(

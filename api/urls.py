@@ -1,12 +1,11 @@
 """The REST API, version 1, and its documentation."""
 
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.routers import DefaultRouter
 
-from api.docs import REDOC_BUNDLE_PATH, redoc, redoc_bundle, swagger
+from api.docs import REDOC_BUNDLE_PATH, SchemaView, redoc, redoc_bundle, swagger
 from api.parsers import SafeJSONParser
 from league.api.changes import ChangeViewSet
 from league.api.clubs import ClubViewSet
@@ -54,7 +53,7 @@ class TokenView(ObtainAuthToken):
 urlpatterns = [
     path("v1/", include((router.urls, "api"), namespace="v1")),
     path("v1/token/", login_limited(TokenView.as_view()), name="api-token"),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     path("problems/", problems, name="api-problems"),
     path("docs/", swagger, name="api-docs"),
     path("redoc/", redoc, name="api-redoc"),

@@ -882,3 +882,33 @@ def test_public_reads_are_documented_as_open_to_anyone(anon):
     assert "/api/v1/tokens/" not in open_lists and "/api/v1/webhooks/" not in open_lists
     standings = schema["paths"]["/api/v1/tournaments/{slug}/standings/"]["get"]
     assert {} in standings["security"]
+
+
+def test_the_schema_is_made_once_a_process_for_each_language_and_again_after_a_change_of_settings(
+    anon, monkeypatch, settings
+):
+    from django.utils import translation
+    from drf_spectacular.generators import SchemaGenerator
+
+    from api import docs
+
+    made = []
+    real = SchemaGenerator.get_schema
+
+    def counted(self, *args, **kwargs):
+        made.append(translation.get_language())
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SchemaGenerator, "get_schema", counted)
+    docs._forget_schemas()  # what this process's earlier tests made
+    first = anon.get("/api/schema/", {"format": "json"})
+    again = anon.get("/api/schema/", {"format": "json"})
+    in_yaml = anon.get("/api/schema/")
+    in_greek = anon.get("/api/schema/", {"format": "json", "lang": "el"})
+    assert [r.status_code for r in (first, again, in_yaml, in_greek)] == [200] * 4
+    assert made == [settings.LANGUAGE_CODE, "el"]
+    assert again.content == first.content and yaml.safe_load(in_yaml.content) == json.loads(first.content)
+    assert in_greek.content != first.content  # the fields' help in Greek: not the English schema's
+    settings.TSOXA_A_SETTING_CHANGED = True  # what a test's override of any setting does
+    assert anon.get("/api/schema/", {"format": "json"}).content == first.content
+    assert made == [settings.LANGUAGE_CODE, "el", settings.LANGUAGE_CODE]  # made again
