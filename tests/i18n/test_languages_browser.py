@@ -9,7 +9,14 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
-from tests.functional.conftest import CHROMIUM_ARGS, TABLET, TIMEOUT_MS, _unavailable, chromium_executable
+from tests.functional.conftest import (
+    CHROMIUM_ARGS,
+    TABLET,
+    TIMEOUT_MS,
+    _unavailable,
+    chromium_executable,
+    headless_shell_executable,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +24,7 @@ pytestmark = pytest.mark.browser
 def in_greek_browser(test: Callable[[Page], None]) -> None:
     """Run ``test`` on a tablet whose browser asks for Greek. Playwright's sync API allows one
     instance a thread, and tests/functional's session browser may hold this one: a thread of its own."""
-    executable = chromium_executable()
+    executable = headless_shell_executable() or chromium_executable()  # as conftest.py's browser
     if executable is None:
         _unavailable("no Chromium found: set TSOXA_CHROMIUM to a Chromium binary")
     outcome: dict[str, BaseException] = {}
