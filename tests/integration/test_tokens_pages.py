@@ -71,7 +71,7 @@ def test_a_new_tokens_key_is_shown_once(signed_in, anna):
     token = ApiToken.objects.get(user=anna)
     assert token.name == "Club website" and token.scope == "read"
     assert token.key_hash == tokens.key_hash(key) and token.prefix == key[:12]
-    assert 'data-copy="token-key"' in page  # the copy button (shown by tokens.js)
+    assert 'data-copy="#token-key"' in page  # the copy button (shown by copy.js)
     # Never again: not on the page, not in the list.
     again = signed_in.get(PAGE).content.decode()
     assert key not in again
