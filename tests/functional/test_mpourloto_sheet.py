@@ -362,7 +362,6 @@ def test_a_waiting_deal_is_sent_when_the_page_is_opened_again(page: Page, live_s
     expect_sheet(page, totals=(100, 62), results=["made"], next_dealer="Babis")
 
 
-
 def test_a_page_drawn_before_its_deal_was_saved_asks_for_the_sheet_again(page: Page, live_server) -> None:
     # The tablet reloads as the connection returns: the page being left sends the waiting deal,
     # the new one is drawn before the deal is saved, and finds the store empty once the first took

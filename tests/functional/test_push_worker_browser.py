@@ -33,6 +33,7 @@ def browser(full_browser):
     """The full Chromium: its headless shell (conftest.py's ``browser``) shows no notification."""
     return full_browser
 
+
 SUBSCRIBE = "Tell me when my table is drawn"
 NEWS = "Open your page to see what is new."
 ICON = "/static/icons/icon-192.png"
