@@ -44,6 +44,9 @@ REDOC_CSP: dict[str, list[str]] = {**DOCS_CSP, "worker-src": [CSP.SELF, "blob:"]
 _schemas: dict[tuple[str | None, str | None], Any] = {}  # (language, version): the schema made
 
 
+_LANGUAGES = {code for code, _name in settings.LANGUAGES}
+
+
 def _forget_schemas(**kwargs: Any) -> None:
     _schemas.clear()
 
@@ -58,12 +61,17 @@ class SchemaView(SpectacularAPIView):
     def _get_schema_response(self, request: Request) -> Response:
         version = self.api_version or request.version or self._get_version_parameter(request)
         key = (translation.get_language(), version)
-        schema = _schemas.get(key)
+        # Only the site's languages and no version are kept: anything else a request may name
+        # (?lang=xx, ?version=yy) is made for it and forgotten, never a new schema kept for good.
+        keep = key[0] in _LANGUAGES and version is None
+        schema = _schemas.get(key) if keep else None
         if schema is None:
             generator = self.generator_class(
                 urlconf=self.urlconf, api_version=version, patterns=self.patterns
             )
-            schema = _schemas[key] = generator.get_schema(request=request, public=self.serve_public)
+            schema = generator.get_schema(request=request, public=self.serve_public)
+            if keep:
+                _schemas[key] = schema
         disposition = f'inline; filename="{self._get_filename(request, version)}"'
         return Response(data=schema, headers={"Content-Disposition": disposition})
 

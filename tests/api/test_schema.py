@@ -909,6 +909,11 @@ def test_the_schema_is_made_once_a_process_for_each_language_and_again_after_a_c
     assert made == [settings.LANGUAGE_CODE, "el"]
     assert again.content == first.content and yaml.safe_load(in_yaml.content) == json.loads(first.content)
     assert in_greek.content != first.content  # the fields' help in Greek: not the English schema's
+    # A language the site does not speak, a version it does not have: made for the request, not kept.
+    for asked in ({"lang": "xx"}, {"version": "9"}):
+        assert anon.get("/api/schema/", {"format": "json", **asked}).status_code == 200
+    assert len(made) == 4 and set(docs._schemas) == {(settings.LANGUAGE_CODE, None), ("el", None)}
+    made[2:] = []
     settings.TSOXA_A_SETTING_CHANGED = True  # what a test's override of any setting does
     assert anon.get("/api/schema/", {"format": "json"}).content == first.content
     assert made == [settings.LANGUAGE_CODE, "el", settings.LANGUAGE_CODE]  # made again
