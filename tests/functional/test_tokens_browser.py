@@ -52,3 +52,25 @@ def test_a_new_key_is_copied_with_one_tap(browser: Browser, live_server, django_
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_without_javascript_the_copy_button_stays_hidden(browser: Browser, live_server, django_user_model):
+    """The key is still shown to select by hand; the button that needs copy.js is not (the button
+    style's display must not undo its ``hidden``)."""
+    anna = django_user_model.objects.create_user("anna", password="pw-anna-12345")
+    client = Client()
+    client.force_login(anna)
+    session = client.cookies[settings.SESSION_COOKIE_NAME]
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, java_script_enabled=False)
+    try:
+        context.add_cookies([{"name": session.key, "value": session.value, "url": live_server.url}])
+        page = context.new_page()
+        page.goto(f"{live_server.url}/account/tokens/")
+        page.get_by_role("textbox", name="Name").fill("Club website")
+        page.get_by_role("button", name="Make the token").click()
+        expect(page.get_by_test_id("token-key")).to_be_visible()
+        page.wait_for_load_state("load")  # the stylesheets applied: hidden by them, not before them
+        button = page.get_by_test_id("token-made").locator('button[data-copy="#token-key"]')
+        assert button.evaluate("b => getComputedStyle(b).display") == "none"
+    finally:
+        context.close()
