@@ -44,9 +44,6 @@ REDOC_CSP: dict[str, list[str]] = {**DOCS_CSP, "worker-src": [CSP.SELF, "blob:"]
 _schemas: dict[tuple[str | None, str | None], Any] = {}  # (language, version): the schema made
 
 
-_LANGUAGES = {code for code, _name in settings.LANGUAGES}
-
-
 def _forget_schemas(**kwargs: Any) -> None:
     _schemas.clear()
 
@@ -63,7 +60,7 @@ class SchemaView(SpectacularAPIView):
         key = (translation.get_language(), version)
         # Only the site's languages and no version are kept: anything else a request may name
         # (?lang=xx, ?version=yy) is made for it and forgotten, never a new schema kept for good.
-        keep = key[0] in _LANGUAGES and version is None
+        keep = version is None and any(key[0] == code for code, _name in settings.LANGUAGES)
         schema = _schemas.get(key) if keep else None
         if schema is None:
             generator = self.generator_class(
