@@ -394,6 +394,26 @@ def test_the_header_stays_short_signed_in(browser: Browser, live_server, evening
     ctx.close()
 
 
+def test_the_sheet_its_keeper_opens_fits_a_phone(browser: Browser, live_server, evening):
+    """The organizer's sheet has the edit column, its header's words for screen readers placed
+    absolutely: they stay inside the table's own scroll, the page does not scroll sideways."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="org"))
+    ctx = phone(browser)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    ctx.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    page = ctx.new_page()
+    page.goto(live_server.url + evening["sheet"])
+    expect(page.locator("th.edit-col")).to_have_count(1)  # the keeper's sheet
+    page.wait_for_load_state("load")
+    assert page.evaluate("document.querySelector('.sheet-table').scrollWidth") > 390  # it needs its scroll
+    assert sideways(page)[0] <= 390
+    ctx.close()
+
+
 # Every format, every page (issue 27, "On a phone") --------------------------------------------
 
 
